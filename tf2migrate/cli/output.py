@@ -1,0 +1,64 @@
+"""What a run prints: diagnostics on stderr, diffs on stdout, one summary line, the exit code."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.engine.process import Mode, Status
+
+EXIT_OK, EXIT_PENDING, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 123
+
+
+def show(results, mode: Mode, verbose: int, quiet: bool) -> None:
+    for r in results:
+        if r.diff:
+            click.echo(r.diff, nl=False)
+        for d in r.diagnostics:
+            pending = mode is not Mode.WRITE or not d.fixed
+            if quiet and d.severity is not Severity.ERROR:
+                continue
+            if pending or verbose:
+                click.echo(d.format(), err=True)
+        if mode is Mode.CHECK and r.status is Status.CHANGED and not quiet:
+            click.echo(f"would rewrite {r.path}", err=True)
+        elif verbose and mode is Mode.WRITE and r.status is Status.CHANGED:
+            click.echo(f"rewrote {r.path}", err=True)
+
+
+def summary(results, mode: Mode) -> str:
+    changed = sum(r.status is Status.CHANGED for r in results)
+    failed = sum(r.status is Status.FAILED for r in results)
+    unchanged = len(results) - changed - failed
+    attention = sum(r.status is not Status.FAILED and r.needs_attention for r in results)
+    verb = "rewritten" if mode is Mode.WRITE else "would be rewritten"
+    return (f"tf2migrate: {_n(changed)} {verb}, {_n(unchanged)} unchanged, "
+            f"{_n(attention)} needing attention, {_n(failed)} failed")
+
+
+def _n(count: int) -> str:
+    return f"{count} file" + ("" if count == 1 else "s")
+
+
+def exit_code(results, mode: Mode) -> int:
+    if any(r.status is Status.FAILED for r in results):
+        return EXIT_FAILED
+    if mode is not Mode.WRITE and any(r.status is Status.CHANGED for r in results):
+        return EXIT_PENDING
+    errors = any(d.severity is Severity.ERROR and not d.fixed for r in results for d in r.diagnostics)
+    return EXIT_PENDING if errors else EXIT_OK
+
+
+def write_report(path: str, results, mode: Mode) -> None:
+    data = {
+        "mode": mode.value,
+        "summary": summary(results, mode),
+        "files": [
+            {"path": r.path, "status": r.status.value, "diagnostics": [d.to_json() for d in r.diagnostics]}
+            for r in results
+        ],
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2)
+        handle.write("\n")

@@ -1,0 +1,92 @@
+"""`tf2migrate rewrite PATH...` (in place, `--diff`, `--check`) and `tf2migrate check` (= `rewrite --check`)."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from tf2migrate.cli import config, output
+from tf2migrate.engine.context import Selection
+from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
+from tf2migrate.engine.process import Mode
+
+
+def _codes(values) -> tuple:
+    out = []
+    for value in values or ():
+        out.extend(c.strip().upper() for c in str(value).split(",") if c.strip())
+    return tuple(out)
+
+
+def _options(fn):
+    for decorator in reversed([
+        click.argument("paths", nargs=-1, type=click.Path(), required=True),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), help="Worker processes (default: cores)."),
+        click.option("--select", multiple=True, help="Codes or prefixes to run, e.g. TFM1,TFM204."),
+        click.option("--ignore", multiple=True, help="Codes or prefixes to skip."),
+        click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable)."),
+        click.option("--report", "report_file", type=click.Path(dir_okay=False), help="Write a JSON report."),
+        click.option("--no-cache", is_flag=True, help="Ignore and do not update the cache."),
+        click.option("--config", "config_file", type=click.Path(dir_okay=False, exists=True),
+                     help="pyproject.toml to read [tool.tf2migrate] from."),
+        click.option("-q", "--quiet", is_flag=True, help="Print only errors."),
+        click.option("-v", "--verbose", count=True, help="Also print the fixes applied."),
+    ]):
+        fn = decorator(fn)
+    return fn
+
+
+def execute(paths, mode: Mode, jobs, select, ignore, exclude, report_file, no_cache, config_file, quiet, verbose):
+    from tf2migrate.engine.cache import Cache, rules_fingerprint
+    from tf2migrate.engine.runner import RunOptions, run
+    from tf2migrate.rules.tables import tables_dir
+
+    missing = first_missing(paths)
+    if missing:
+        raise click.BadParameter(f"path does not exist: {missing}", param_hint="PATHS")
+    try:
+        settings, _ = config.load(paths, config_file)
+    except config.ConfigError as exc:
+        raise click.UsageError(str(exc))
+    selection = Selection(
+        select=_codes(select) or _codes(settings.get("select")) or ("ALL",),
+        ignore=_codes(ignore) or _codes(settings.get("ignore")),
+    )
+    excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
+    extra = tuple(settings.get("extend-exclude", ()))
+    use_cache = not no_cache and settings.get("cache", True)
+    options = RunOptions(
+        mode=mode,
+        selection=selection,
+        jobs=jobs or int(settings.get("jobs", os.cpu_count() or 1)),
+        cache=Cache(rules_fingerprint(selection, tables_dir()), enabled=use_cache),
+    )
+    results = run(gather(paths, DEFAULT_EXCLUDES + excludes, extra), options)
+    output.show(results, mode, verbose, quiet)
+    if report_file:
+        output.write_report(report_file, results, mode)
+    if not quiet or any(r.status.value == "failed" for r in results):
+        click.echo(output.summary(results, mode), err=True)
+    sys.exit(output.exit_code(results, mode))
+
+
+@click.command()
+@click.option("--diff", is_flag=True, help="Print a unified diff; write nothing.")
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; list the files that would change.")
+@_options
+def rewrite(diff, check_only, **kw):
+    """Rewrite TF1 distributed-training code to TF2 in place.
+
+    Exit status: 0 nothing left to do; 1 changes pending (--check/--diff) or errors remain;
+    2 usage error; 123 a file could not be read or parsed (the others are still processed).
+    """
+    mode = Mode.DIFF if diff else Mode.CHECK if check_only else Mode.WRITE
+    execute(mode=mode, **kw)
+
+
+@click.command()
+@_options
+def check(**kw):
+    """Like `rewrite --check`: write nothing, exit 1 if any file would change."""
+    execute(mode=Mode.CHECK, **kw)

@@ -1,0 +1,51 @@
+"""Rewrite one module's text: parse with LibCST, run every rule in one traversal, fix imports.
+
+This is the pure core (text in, text and diagnostics out); reading, writing, caching and the
+cheap pre-pass live around it in `process.py`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from tf2migrate.engine.context import Context, Selection
+from tf2migrate.engine.emit import NameEmitter
+from tf2migrate.engine.import_edit import finish_imports
+from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.suppress import parse_suppressions
+from tf2migrate.engine.traverse import Traversal
+
+
+@dataclass
+class RewriteResult:
+    code: str
+    diagnostics: list = field(default_factory=list)
+
+    def changed_from(self, text: str) -> bool:
+        return self.code != text
+
+
+def rewrite_text(text: str, path: str = "<string>", selection: Selection = None) -> RewriteResult:
+    """Raises libcst.ParserSyntaxError when the text does not parse."""
+    from tf2migrate.rules import registry
+    from tf2migrate.rules.tables import load_tables
+
+    module = cst.parse_module(text)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    imports = ImportMap.of(module)
+    ctx = Context(
+        path=path,
+        imports=imports,
+        positions=wrapper.resolve(PositionProvider),
+        suppressions=parse_suppressions(text),
+        selection=selection or Selection(),
+        emit=NameEmitter(imports, load_tables().importable, text),
+        infos=registry.all_infos(),
+        module=module,
+    )
+    new = module.visit(Traversal(ctx, registry.plugins(ctx)))
+    new = finish_imports(module, new, imports, ctx.emit.statements() if new is not module else [])
+    diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
+    return RewriteResult(code=new.code, diagnostics=diagnostics)

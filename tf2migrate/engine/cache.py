@@ -1,0 +1,79 @@
+"""A cache of files known to need no change, keyed on tool version, enabled rules and content.
+
+Like black's: only clean files are cached (with their report-only diagnostics), so a warm run
+re-reads and hashes each file but parses none of them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from tf2migrate import __version__
+from tf2migrate.engine.diagnostics import Diagnostic
+from tf2migrate.engine.process import Status
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("TF2MIGRATE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tf2migrate"
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def rules_fingerprint(selection, tables_folder: Path) -> str:
+    h = hashlib.sha256(__version__.encode())
+    h.update(repr((sorted(selection.select), sorted(selection.ignore))).encode())
+    for path in sorted(tables_folder.glob("*.toml")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:20]
+
+
+class Cache:
+    def __init__(self, key: str, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.file = cache_dir() / f"cache-{key}.json"
+        self.entries: dict = {}
+        self.dirty = False
+        if enabled:
+            try:
+                self.entries = json.loads(self.file.read_text())
+            except (OSError, ValueError):
+                self.entries = {}
+
+    def lookup(self, path: str, content_digest: str):
+        """The cached diagnostics of a clean file, or None."""
+        entry = self.entries.get(os.path.abspath(path)) if self.enabled else None
+        if entry and entry[0] == content_digest:
+            return [Diagnostic.from_json(d) for d in entry[1]]
+        return None
+
+    def remember(self, results) -> None:
+        if not self.enabled:
+            return
+        for r in results:
+            if r.status is Status.UNCHANGED and r.digest:
+                key = os.path.abspath(r.path)
+                value = [r.digest, [d.to_json() for d in r.diagnostics]]
+                if self.entries.get(key) != value:
+                    self.entries[key] = value
+                    self.dirty = True
+
+    def save(self) -> None:
+        if not (self.enabled and self.dirty):
+            return
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as handle:
+                json.dump(self.entries, handle)
+            os.replace(tmp, self.file)
+        except OSError:
+            pass  # a cache that cannot be written only costs time

@@ -1,0 +1,70 @@
+"""Which files a run looks at: `*.py` below the given paths, minus excludes; links never followed."""
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+DEFAULT_EXCLUDES = (
+    ".git", ".hg", ".svn", ".bzr", ".tox", ".nox", ".venv", "venv", ".env", "env", "__pycache__",
+    "build", "dist", ".eggs", "*.egg-info", "node_modules", ".mypy_cache", ".pytest_cache",
+    ".ruff_cache", "site-packages", "__pypackages__", "_build", "buck-out",
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    symlink: bool = False
+
+
+def excluded(path: str, patterns) -> bool:
+    """A glob matches the path's name, any of its folders, or the whole relative path."""
+    norm = os.path.normpath(path)
+    parts = norm.split(os.sep)
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatch(norm, pattern) or any(fnmatch.fnmatch(p, pattern) for p in parts):
+            return True
+        if "/" in pattern and fnmatch.fnmatch(norm, pattern + "/*"):
+            return True
+    return False
+
+
+def gather(paths, excludes=DEFAULT_EXCLUDES, extra_excludes=()) -> Iterator[Candidate]:
+    patterns = tuple(excludes) + tuple(extra_excludes)
+    seen: set = set()
+    for root in paths:
+        yield from _walk(root, patterns, seen)
+
+
+def _walk(root: str, patterns, seen: set) -> Iterator[Candidate]:
+    if not os.path.isabs(root) and root not in (".", "") and excluded(root, patterns):
+        return
+    if os.path.islink(root):
+        yield Candidate(root, symlink=True)
+        return
+    if not os.path.isdir(root):
+        key = os.path.abspath(root)
+        if key not in seen:
+            seen.add(key)
+            yield Candidate(root)
+        return
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not excluded(d, patterns) and not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            if excluded(os.path.relpath(path, root), patterns):
+                continue
+            key = os.path.abspath(path)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield Candidate(path, symlink=os.path.islink(path))
+
+
+def first_missing(paths) -> Optional[str]:
+    return next((p for p in paths if not os.path.lexists(p)), None)

@@ -1,0 +1,93 @@
+"""Add the imports new names need; remove only the imports that the rewrite itself left unused."""
+from __future__ import annotations
+
+from collections import Counter
+
+import libcst as cst
+
+from tf2migrate.engine.imports import ImportMap
+
+
+class _References(cst.CSTVisitor):
+    """Counts Name uses outside import statements, attribute names and keyword names."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+        self._skip: set = set()
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._skip.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._skip.add(id(node.keyword))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if id(node) not in self._skip:
+            self.counts[node.value] += 1
+
+
+def references(module: cst.Module) -> Counter:
+    visitor = _References()
+    module.visit(visitor)
+    return visitor.counts
+
+
+class _Remove(cst.CSTTransformer):
+    def __init__(self, names: set) -> None:
+        self.names = names
+
+    def _local(self, alias: cst.ImportAlias) -> str:
+        if alias.asname is not None:
+            return alias.asname.name.value
+        return cst.Module([]).code_for_node(alias.name).split(".")[0]
+
+    def _prune(self, updated):
+        if isinstance(updated.names, cst.ImportStar):
+            return updated
+        kept = [a for a in updated.names if self._local(a) not in self.names]
+        if len(kept) == len(updated.names):
+            return updated
+        if not kept:
+            return cst.RemoveFromParent()
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(names=kept)
+
+    def leave_Import(self, original, updated):
+        return self._prune(updated)
+
+    def leave_ImportFrom(self, original, updated):
+        return self._prune(updated)
+
+
+def _insert_at(module: cst.Module) -> int:
+    last_import, index = -1, 0
+    for i, stmt in enumerate(module.body):
+        if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
+            last_import = i
+        elif last_import == -1 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(
+            stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)) and i == 0:
+            index = 1
+    return last_import + 1 if last_import >= 0 else index
+
+
+def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, new_statements: list) -> cst.Module:
+    if updated is original:
+        return updated
+    before, after = references(original), references(updated)
+    unused = {
+        local for local in imports.bindings
+        if before[local] > 0 and after[local] == 0
+    }
+    if unused:
+        updated = updated.visit(_Remove(unused))
+    if new_statements:
+        at = _insert_at(updated)
+        updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])
+    return updated

@@ -1,0 +1,109 @@
+"""One file, start to finish: read, decode, prove cheaply that nothing is to do, or rewrite.
+
+Every way a file can be bad ends here as one diagnostic with a place, and the file untouched.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import enum
+import warnings
+from dataclasses import dataclass, field
+from typing import Optional
+
+from tf2migrate.engine.diagnostics import Diagnostic, Severity
+from tf2migrate.engine.source import DecodeProblem, decode
+from tf2migrate.engine.writer import WriteProblem, write_atomic
+
+
+class Mode(str, enum.Enum):
+    WRITE = "write"
+    CHECK = "check"
+    DIFF = "diff"
+
+
+class Status(str, enum.Enum):
+    UNCHANGED = "unchanged"
+    CHANGED = "changed"  # rewritten, or would be with --check/--diff
+    FAILED = "failed"
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: Status
+    diagnostics: list = field(default_factory=list)
+    diff: str = ""
+    digest: Optional[str] = None  # content hash, for the cache
+
+    @property
+    def needs_attention(self) -> bool:
+        return any(not d.fixed for d in self.diagnostics)
+
+
+def _fail(path: str, code: str, message: str, line: int = 1, col: int = 1) -> FileResult:
+    diag = Diagnostic(path, line, col, code, message, Severity.ERROR)
+    return FileResult(path, Status.FAILED, [diag])
+
+
+def read(path: str):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(), None
+    except FileNotFoundError:
+        return None, _fail(path, "TFM905", "file vanished before it could be read")
+    except IsADirectoryError:
+        return None, _fail(path, "TFM905", "is a directory")
+    except OSError as exc:
+        return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
+
+
+def precheck(path: str, data: bytes, pattern) -> tuple:
+    """(source, result): a result when the file is bad or provably needs no change."""
+    try:
+        src = decode(data)
+    except DecodeProblem as exc:
+        return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(src.text, filename=path)
+    except SyntaxError as exc:
+        hint = " (Python 2 code?)" if _looks_py2(exc) else ""
+        return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
+    except (ValueError, MemoryError, RecursionError) as exc:
+        return None, _fail(path, "TFM901", f"cannot parse: {exc}")
+    if not pattern.search(src.text):
+        return src, FileResult(path, Status.UNCHANGED)
+    return src, None
+
+
+def _looks_py2(exc: SyntaxError) -> bool:
+    text = (exc.text or "").strip()
+    return "print" in (exc.msg or "") or text.startswith(("print ", "exec ")) or (
+        text.startswith("except") and "," in text) or "ur'" in text or 'ur"' in text
+
+
+def transform(path: str, data: bytes, src, mode: Mode, selection) -> FileResult:
+    from tf2migrate.engine.apply import rewrite_text
+
+    try:
+        result = rewrite_text(src.text, path, selection)
+    except Exception as exc:  # a rule crashed: report, never write
+        return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
+    if not result.changed_from(src.text):
+        return FileResult(path, Status.UNCHANGED, result.diagnostics)
+    try:
+        compile(result.code, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return _fail(path, "TFM999", f"internal error: the rewrite does not compile ({exc.msg}); nothing written")
+    out = FileResult(path, Status.CHANGED, result.diagnostics)
+    if mode is Mode.DIFF:
+        out.diff = "".join(difflib.unified_diff(
+            src.text.splitlines(True), result.code.splitlines(True), f"a/{path}", f"b/{path}"))
+    elif mode is Mode.WRITE:
+        try:
+            write_atomic(path, src.encode(result.code), data)
+        except (WriteProblem, OSError) as exc:
+            return _fail(path, "TFM905", f"not written: {exc}")
+    return out

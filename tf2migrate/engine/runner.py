@@ -1,0 +1,68 @@
+"""Run the rewrite over many files: cheap checks in this process, LibCST work in a process pool.
+
+Most files of a real tree need no change; they are proved so by the cache or by the pre-pass
+(a regex for trigger names, then `ast`) without LibCST ever being imported.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import os
+from dataclasses import dataclass
+
+from tf2migrate.engine.cache import Cache, digest
+from tf2migrate.engine.context import Selection
+from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
+
+POOL_THRESHOLD = 4  # fewer files than this needing LibCST: a pool costs more than it saves
+
+
+@dataclass
+class RunOptions:
+    mode: Mode = Mode.WRITE
+    selection: Selection = Selection()
+    jobs: int = os.cpu_count() or 1
+    cache: Cache = None
+
+
+def _heavy(job) -> FileResult:
+    path, data, src, content_digest, mode, selection = job
+    result = transform(path, data, src, mode, selection)
+    if result.status is Status.UNCHANGED:
+        result.digest = content_digest
+    return result
+
+
+def run(candidates, options: RunOptions) -> list:
+    from tf2migrate.rules.registry import trigger_pattern
+
+    pattern = trigger_pattern()
+    results, jobs = [], []
+    for cand in candidates:
+        if cand.symlink:
+            results.append(_fail(cand.path, "TFM904", "symbolic link: not followed, not written through"))
+            continue
+        data, failure = read(cand.path)
+        if failure:
+            results.append(failure)
+            continue
+        content_digest = digest(data)
+        cached = options.cache.lookup(cand.path, content_digest) if options.cache else None
+        if cached is not None:
+            results.append(FileResult(cand.path, Status.UNCHANGED, cached, digest=content_digest))
+            continue
+        src, done = precheck(cand.path, data, pattern)
+        if done is not None:
+            done.digest = content_digest if done.status is Status.UNCHANGED else None
+            results.append(done)
+            continue
+        jobs.append((cand.path, data, src, content_digest, options.mode, options.selection))
+    if options.jobs > 1 and len(jobs) >= POOL_THRESHOLD:
+        workers = min(options.jobs, len(jobs))
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            results.extend(pool.map(_heavy, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
+    else:
+        results.extend(_heavy(job) for job in jobs)
+    if options.cache:
+        options.cache.remember(results)
+        options.cache.save()
+    return sorted(results, key=lambda r: r.path)

@@ -1,0 +1,61 @@
+"""Decoding and re-encoding a Python file so that a rewrite keeps every byte it does not change.
+
+The encoding (PEP 263 cookie), a UTF-8 BOM and the line endings all survive a round trip:
+LibCST keeps the newlines it parsed, and we re-encode with what we decoded.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import tokenize
+from dataclasses import dataclass
+
+
+class DecodeProblem(Exception):
+    """The bytes cannot be read as Python source; carries the place of the first bad byte."""
+
+    def __init__(self, code: str, message: str, line: int = 1, col: int = 0):
+        super().__init__(message)
+        self.code, self.message, self.line, self.col = code, message, line, col
+
+
+@dataclass(frozen=True)
+class Source:
+    text: str
+    encoding: str
+    bom: bool
+
+    def encode(self, text: str) -> bytes:
+        data = text.encode(self.encoding)
+        return codecs.BOM_UTF8 + data if self.bom else data
+
+
+def _place_of(data: bytes, offset: int) -> tuple[int, int]:
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    col = offset - (before.rfind(b"\n") + 1)
+    return line, col + 1
+
+
+def decode(data: bytes) -> Source:
+    """Decode like the interpreter does; refuse binaries and undecodable text with a place."""
+    nul = data.find(b"\0")
+    if nul != -1:
+        line, col = _place_of(data, nul)
+        raise DecodeProblem("TFM903", "binary file (NUL byte); not Python source", line, col)
+    bom = data.startswith(codecs.BOM_UTF8)
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise DecodeProblem("TFM902", f"cannot decode: {exc}", getattr(exc, "lineno", 1) or 1, 1)
+    if encoding == "utf-8-sig":
+        encoding = "utf-8"
+    body = data[len(codecs.BOM_UTF8):] if bom else data
+    try:
+        text = body.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line, col = _place_of(body, exc.start)
+        raise DecodeProblem(
+            "TFM902", f"cannot decode as {encoding}: byte {body[exc.start]:#04x} ({exc.reason})", line, col
+        )
+    return Source(text=text, encoding=encoding, bom=bom)

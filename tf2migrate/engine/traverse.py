@@ -1,0 +1,85 @@
+"""The one shared traversal: every plugin's hooks run inside a single pass over the tree.
+
+The traversal decides what a *reference* is (not an attribute name, a keyword, a parameter or an
+import) and tracks function scopes, so that plugins only say what to change.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.engine.scopes import function_locals, lambda_locals
+
+HOOKS = ("leave_call", "leave_reference", "leave_assign", "leave_module")
+
+
+class Traversal(cst.CSTTransformer):
+    def __init__(self, ctx, plugins) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.hooks = {h: [getattr(p, h) for p in plugins if hasattr(p, h)] for h in HOOKS}
+        self._not_refs: set = set()  # ids of Name nodes that are not references
+        self._call_funcs: set = set()
+
+    # scopes
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._not_refs.add(id(node.name))
+        self.ctx.scopes.append(function_locals(node))
+
+    def leave_FunctionDef(self, original, updated):
+        self.ctx.scopes.pop()
+        return updated
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        self.ctx.scopes.append(lambda_locals(node))
+
+    def leave_Lambda(self, original, updated):
+        self.ctx.scopes.pop()
+        return updated
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._not_refs.add(id(node.name))
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._not_refs.add(id(node.name))
+
+    # what is not a reference
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self._not_refs.add(id(node.attr))
+
+    def visit_Arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_refs.add(id(node.keyword))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._call_funcs.add(id(node.func))
+
+    # dispatch
+    def _run(self, hook, original, updated):
+        for fn in self.hooks[hook]:
+            updated = fn(original, updated)
+        return updated
+
+    def leave_Call(self, original, updated):
+        return self._run("leave_call", original, updated)
+
+    def leave_Attribute(self, original, updated):
+        if id(original) in self._call_funcs or id(original) in self._not_refs:
+            return updated
+        return self._run("leave_reference", original, updated)
+
+    def leave_Name(self, original, updated):
+        if id(original) in self._call_funcs or id(original) in self._not_refs:
+            return updated
+        return self._run("leave_reference", original, updated)
+
+    def leave_Assign(self, original, updated):
+        return self._run("leave_assign", original, updated)
+
+    def leave_Module(self, original, updated):
+        return self._run("leave_module", original, updated)

@@ -1,0 +1,162 @@
+"""Per-step loss capture for TF1 graph programs: Estimators (`train`, `train_and_evaluate`, canned
+estimators) and hand-written `Session.run(train_op)` loops.
+
+Estimator: `_call_model_fn` remembers the TRAIN-mode loss tensor and `train` gets one extra
+SessionRunHook that fetches it with every step; `after_create_session` (variables initialised, before
+step 1) is where the step-0 values are dumped. Session loops: `Optimizer.minimize` remembers which loss
+belongs to which train op, and `Session.run` adds that loss to its fetches.
+"""
+import weakref
+
+from tf2migrate.harness.recorder import StepCapReached
+
+
+def install_estimator(recorder, model_dir):
+    try:
+        from tensorflow_estimator.python.estimator import estimator as est_lib
+    except ImportError:
+        return
+    import tensorflow as tf
+
+    Estimator = est_lib.Estimator
+    losses_by_graph = weakref.WeakKeyDictionary()
+
+    original_call_model_fn = Estimator._call_model_fn
+
+    def _call_model_fn(self, features, labels, mode, config):
+        spec = original_call_model_fn(self, features, labels, mode, config)
+        if mode == "train" and getattr(spec, "loss", None) is not None:
+            losses_by_graph[tf.compat.v1.get_default_graph()] = spec.loss
+        return spec
+
+    class LossHook(tf.compat.v1.train.SessionRunHook):
+        def begin(self):
+            graph = tf.compat.v1.get_default_graph()
+            self._loss = losses_by_graph.get(graph)
+            self._variables = list(tf.compat.v1.trainable_variables())
+            for v in self._variables:
+                recorder.add_variable(v.name, v.shape.as_list())
+
+        def after_create_session(self, session, coord):
+            if recorder.spec.get("init_out") and self._variables:
+                values = session.run(self._variables)
+                recorder.dump_initial_values(zip([v.name for v in self._variables], values))
+
+        def before_run(self, run_context):
+            if recorder.cap_reached():
+                run_context.request_stop()
+            return tf.compat.v1.train.SessionRunArgs(self._loss) if self._loss is not None else None
+
+        def after_run(self, run_context, run_values):
+            if self._loss is not None:
+                recorder.add_loss(run_values.results, "estimator")
+            if recorder.cap_reached():
+                run_context.request_stop()
+
+    original_train = Estimator.train
+
+    def train(self, input_fn, hooks=None, steps=None, max_steps=None, saving_listeners=None):
+        hooks = list(hooks or []) + [LossHook()]
+        _state.in_estimator = True  # the Estimator's own Session.run calls are not counted twice
+        try:
+            return original_train(self, input_fn, hooks=hooks, steps=steps, max_steps=max_steps,
+                                  saving_listeners=saving_listeners)
+        finally:
+            _state.in_estimator = False
+
+    original_init = Estimator.__init__
+
+    def __init__(self, *args, **kwargs):
+        # A fresh model_dir per run: a fixed user path would otherwise resume from an old checkpoint.
+        kwargs["model_dir"] = model_dir
+        config = kwargs.get("config")
+        if config is not None and config.model_dir not in (None, model_dir):
+            kwargs["config"] = config.replace(model_dir=model_dir)
+        if len(args) >= 2:
+            args = args[:1] + args[2:]
+        original_init(self, *args, **kwargs)
+
+    Estimator._call_model_fn = _call_model_fn
+    Estimator.train = train
+    Estimator.__init__ = __init__
+    _speed_up_distributed_estimator()
+
+
+def _speed_up_distributed_estimator():
+    """train_and_evaluate delays worker k by (k+1)*5 s and workers poll the chief every 30 s."""
+    from tensorflow.python.training import session_manager
+    from tensorflow_estimator.python.estimator import training
+
+    training._DELAY_SECS_PER_WORKER = 0
+    original = session_manager.SessionManager.__init__
+
+    def __init__(self, *args, **kwargs):
+        kwargs["recovery_wait_secs"] = 0.2
+        original(self, *args, **kwargs)
+
+    session_manager.SessionManager.__init__ = __init__
+
+
+def install_session(recorder):
+    """`sess.run(train_op)` loops: record the loss that `minimize` was given for that op."""
+    import tensorflow as tf
+    from tensorflow.python.client import session as session_lib
+    from tensorflow.python.training import optimizer as optimizer_lib
+
+    loss_of_op = {}
+    original_minimize = optimizer_lib.Optimizer.minimize
+
+    def minimize(self, loss, *args, **kwargs):
+        op = original_minimize(self, loss, *args, **kwargs)
+        if not tf.executing_eagerly():
+            loss_of_op[op] = loss
+        return op
+
+    optimizer_lib.Optimizer.minimize = minimize
+    original_run = session_lib.BaseSession.run
+
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        if _state.inside or _state.in_estimator or not loss_of_op:
+            return original_run(self, fetches, feed_dict, options, run_metadata)
+        ops = [f for f in _leaves(fetches) if isinstance(f, tf.Operation) and f in loss_of_op]
+        if not ops:
+            return original_run(self, fetches, feed_dict, options, run_metadata)
+        if recorder.cap_reached():
+            raise StepCapReached()
+        _state.inside = True
+        try:
+            if not recorder.losses:
+                tvars = tf.compat.v1.trainable_variables()
+                for v in tvars:
+                    recorder.add_variable(v.name, v.shape.as_list())
+                if recorder.spec.get("init_out"):
+                    recorder.dump_initial_values(zip([v.name for v in tvars], original_run(self, tvars)))
+            result, loss = original_run(self, (fetches, loss_of_op[ops[0]]), feed_dict, options, run_metadata)
+        finally:
+            _state.inside = False
+        recorder.add_loss(loss, "session")
+        return result
+
+    session_lib.BaseSession.run = run
+
+
+class _State:
+    """Guards against re-entry: the extra fetch above goes through `run` too."""
+
+    inside = False
+    in_estimator = False
+
+
+_state = _State()
+
+
+def _leaves(fetches):
+    """Fetches may be nested lists/tuples/dicts whose keys are not sortable (hooks use objects)."""
+    if isinstance(fetches, (list, tuple)):
+        for f in fetches:
+            yield from _leaves(f)
+    elif isinstance(fetches, dict):
+        for f in fetches.values():
+            yield from _leaves(f)
+    else:
+        yield fetches

@@ -1,0 +1,173 @@
+"""Per-step loss capture and weight alignment for TF2 programs: Keras `fit` (also under
+ParameterServerStrategy) and custom `GradientTape` loops.
+
+Keras' `logs["loss"]` is the running mean of the epoch, not the loss of the step, so the value returned
+by `compute_loss` inside `train_step` is added to the step's outputs under a private key (thread-local,
+because MirroredStrategy traces replicas in parallel threads; Keras 2 sums the per-replica values, which
+are already scaled by 1/replicas). Under PSS the logs are RemoteValues, fetched when training ends.
+"""
+import inspect
+import threading
+
+from tf2migrate.harness.recorder import StepCapReached, clean_name
+
+LOSS_KEY = "_tf2migrate_step_loss"
+_tls = threading.local()
+
+
+def install(recorder, aligner):
+    import tensorflow as tf
+    from keras.src.engine import base_layer, training
+
+    _wrap_add_weight(base_layer.Layer, recorder, aligner, tf)
+    _wrap_train_step(training.Model, tf)
+    _wrap_fit(training.Model, recorder, tf)
+    _wrap_tape(recorder, tf)
+
+
+def _wrap_add_weight(Layer, recorder, aligner, tf):
+    original = Layer.add_weight
+    signature = inspect.signature(original)
+
+    def add_weight(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        a = bound.arguments
+        trainable = a.get("trainable", None) is not False
+        if not (trainable and tf.compat.v1.executing_eagerly_outside_functions()):
+            return original(*bound.args, **bound.kwargs)
+        wanted = f"{self.name}/{a.get('name')}"
+        shape = tuple(tf.TensorShape(a.get("shape") or ()).as_list())
+        value = aligner.take(wanted, shape) if aligner else None
+        if value is not None:
+            a["initializer"] = lambda shape=None, dtype=None, **kw: tf.constant(value, dtype=dtype or value.dtype)
+        var = original(*bound.args, **bound.kwargs)
+        name = clean_name(var.name)
+        recorder.add_variable(name, shape)
+        (recorder.aligned if value is not None else recorder.unaligned).append(name)
+        if recorder.spec.get("init_out"):
+            with tf.init_scope():
+                try:
+                    recorder.initial_values[name] = var.numpy()
+                except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
+                    recorder.notes.append(f"could not read the step-0 value of {name}")
+        return var
+
+    Layer.add_weight = add_weight
+
+
+def _wrap_train_step(Model, tf):
+    original_compute_loss = Model.compute_loss
+    original_make = Model.make_train_function
+
+    def compute_loss(self, *args, **kwargs):
+        loss = original_compute_loss(self, *args, **kwargs)
+        if getattr(_tls, "in_train_step", False) and getattr(_tls, "loss", None) is None:
+            _tls.loss = loss
+        return loss
+
+    def make_train_function(self, force=False):
+        if "train_step" not in self.__dict__:
+            inner = self.train_step
+
+            def train_step(data):
+                _tls.in_train_step, _tls.loss = True, None
+                try:
+                    logs = inner(data)
+                finally:
+                    _tls.in_train_step = False
+                if _tls.loss is not None and isinstance(logs, dict):
+                    logs = dict(logs)
+                    logs[LOSS_KEY] = tf.identity(_tls.loss)
+                return logs
+
+            self.train_step = train_step
+        return original_make(self, force)
+
+    Model.compute_loss = compute_loss
+    Model.make_train_function = make_train_function
+
+
+def _wrap_fit(Model, recorder, tf):
+    original_fit = Model.fit
+    signature = inspect.signature(original_fit)
+
+    class StepLossCallback(tf.keras.callbacks.Callback):
+        def __init__(self):
+            super().__init__()
+            self._supports_tf_logs = True  # required under PSS, and keeps RemoteValues unfetched
+            self.pending = []
+
+        def on_train_batch_end(self, batch, logs=None):
+            # popped so that the progress bar and History of the user's program stay as they were
+            value = logs.pop(LOSS_KEY, None) if isinstance(logs, dict) else logs
+            if value is None:
+                return
+            if hasattr(value, "fetch"):
+                self.pending.append(value)
+            else:
+                recorder.add_loss(_scalar(value), "keras")
+            _flush_initial_values(recorder)
+            if recorder.max_steps is not None and len(recorder.losses) + len(self.pending) >= recorder.max_steps:
+                self.model.stop_training = True
+
+        def on_train_end(self, logs=None):
+            for remote in self.pending:
+                value = remote.fetch()
+                recorder.add_loss(_scalar(value[LOSS_KEY] if isinstance(value, dict) else value), "keras")
+            self.pending = []
+
+    def fit(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        callbacks = list(bound.arguments.get("callbacks") or [])
+        bound.arguments["callbacks"] = [StepLossCallback()] + callbacks
+        return original_fit(*bound.args, **bound.kwargs)
+
+    Model.fit = fit
+
+
+def _wrap_tape(recorder, tf):
+    """Custom loops: a scalar gradient target is the step's loss (summed over in-sync replicas)."""
+    original = tf.GradientTape.gradient
+    buffer = []
+
+    def record(value, replicas):
+        buffer.append(float(value))
+        if len(buffer) >= replicas:
+            recorder.add_loss(sum(buffer), "tape")
+            buffer.clear()
+        _flush_initial_values(recorder)
+
+    def gradient(self, target, sources, *args, **kwargs):
+        if getattr(_tls, "in_train_step", False):
+            if getattr(_tls, "loss", None) is None and _is_scalar(target):
+                _tls.loss = target
+            return original(self, target, sources, *args, **kwargs)
+        if _is_scalar(target):
+            if recorder.cap_reached() and tf.executing_eagerly():
+                raise StepCapReached()
+            ctx = tf.distribute.get_replica_context()
+            replicas = ctx.num_replicas_in_sync if ctx is not None else 1
+            if tf.executing_eagerly():
+                record(target.numpy(), replicas)
+            else:
+                tf.py_function(lambda t: record(t.numpy(), replicas) or 0, [target], tf.int32)
+        return original(self, target, sources, *args, **kwargs)
+
+    tf.GradientTape.gradient = gradient
+
+
+def _is_scalar(t):
+    shape = getattr(t, "shape", None)
+    return shape is not None and shape.rank == 0 and getattr(t, "dtype", None) is not None and t.dtype.is_floating
+
+
+def _scalar(value):
+    import numpy as np
+
+    return float(np.asarray(value).reshape(-1)[0]) if np.size(value) else float("nan")
+
+
+def _flush_initial_values(recorder):
+    """Keras originals: the step-0 values read at creation are shared once training has started."""
+    if recorder.spec.get("init_out") and recorder.initial_values and not recorder._init_dumped:
+        recorder.dump_initial_values(list(recorder.initial_values.items()))

@@ -1,0 +1,95 @@
+"""The code that runs inside each subprocess: apply the harness's patches, then run the user's script
+unchanged as `__main__`, and write what was observed to a results file.
+
+Usage (by the runner only): `python -m tf2migrate.harness.child SPEC.json`.
+"""
+import json
+import os
+import runpy
+import sys
+import traceback
+
+
+class LazyAligner:
+    """Waits for the original's step-0 values only when the first variable is created, so the migrated
+    program imports TensorFlow and builds its input pipeline while the original is still starting."""
+
+    def __init__(self, spec):
+        self.spec, self.inner = spec, None
+
+    def take(self, wanted, shape):
+        if self.inner is None:
+            from tf2migrate.harness.align import Aligner
+
+            self.inner = Aligner.wait_for(self.spec["init_in"], self.spec.get("wait_timeout", 600),
+                                          self.spec.get("abort_path"))
+        return self.inner.take(wanted, shape)
+
+
+def main(spec_path):
+    with open(spec_path) as f:
+        spec = json.load(f)
+    if spec.get("serve"):
+        from tf2migrate.harness.cluster import serve_forever
+
+        serve_forever(**spec["serve"])
+        return 0
+    from tf2migrate.harness.recorder import Recorder, StepCapReached
+
+    recorder = Recorder(spec)
+    try:
+        _prepare(spec, recorder)
+        strategy = spec.get("_strategy")
+        sys.argv = [spec["script"]] + list(spec.get("argv", []))
+        sys.path.insert(0, os.path.dirname(os.path.abspath(spec["script"])))
+        try:
+            if strategy is not None:
+                with strategy.scope():
+                    runpy.run_path(spec["script"], run_name="__main__")
+            else:
+                runpy.run_path(spec["script"], run_name="__main__")
+        except StepCapReached:
+            recorder.notes.append(f"stopped after {len(recorder.losses)} steps (--steps)")
+        except SystemExit as e:
+            if e.code not in (None, 0):
+                raise
+    except BaseException as e:  # noqa: BLE001 - any failure of the user's program is reported, not raised
+        traceback.print_exc()
+        recorder.write("failed", f"{type(e).__name__}: {e}")
+        return 1
+    recorder.write("ok")
+    return 0
+
+
+def _prepare(spec, recorder):
+    from tf2migrate.harness import capture, capture_keras, cluster, determinism, legacy
+
+    topology = spec.get("topology") or {"kind": "local"}
+    cluster.prepare_devices(topology)
+    import tensorflow as tf  # noqa: F401 - the runtime starts here, after the devices are configured
+
+    api = spec.get("api", "v2")
+    if api == "auto":
+        with open(spec["script"]) as f:
+            api = "v1" if legacy.needs_legacy(f.read()) else "v2"
+    if api == "v1":
+        legacy.enable()
+        recorder.notes.append("legacy mode: tensorflow = tensorflow.compat.v1, v2 behaviour disabled")
+    recorder.api = api
+    determinism.apply(spec.get("seed", 0), recorder)
+    model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")
+    capture.install_estimator(recorder, model_dir)
+    capture.install_session(recorder)
+    capture_keras.install(recorder, LazyAligner(spec) if spec.get("init_in") else None)
+    if topology["kind"] == "ps" and spec.get("start_servers"):
+        spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
+    if spec.get("wrap_strategy") and api == "v2":
+        spec["_strategy"] = cluster.make_strategy(topology)
+
+
+if __name__ == "__main__":
+    code = main(sys.argv[1])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # In-process servers and PSS coordinator threads never let the interpreter exit on its own.
+    os._exit(code)

@@ -1,0 +1,95 @@
+"""TF1 legacy mode: run a real TF1 script (`import tensorflow as tf`; `tf.train.AdamOptimizer`) unchanged.
+
+`tensorflow` resolves to `tensorflow.compat.v1` with v2 behaviour disabled, and the few names removed after
+TF 1.x that have a direct successor are provided as aliases of that successor (api-mapping.md section 2).
+`needs_legacy` decides `--original-api auto`: legacy mode is used when the program names something that
+exists under `tf.compat.v1` but not in TF2, i.e. a program that would fail without it.
+"""
+import ast
+import sys
+import types
+
+_TF2_ONLY_OK = {"contrib"}  # names that exist in neither, but that legacy mode provides
+
+
+def tensorflow_aliases(tree):
+    """Local names bound to the `tensorflow` module itself (`import tensorflow as tf`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tensorflow":
+                    names.add(alias.asname or "tensorflow")
+    return names
+
+
+def attribute_chains(tree, roots):
+    """Every dotted name used below one of `roots`, e.g. `tf.train.AdamOptimizer` -> ['train', 'AdamOptimizer']."""
+    chains = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            parts = []
+            cur = node
+            while isinstance(cur, ast.Attribute):
+                parts.append(cur.attr)
+                cur = cur.value
+            if isinstance(cur, ast.Name) and cur.id in roots:
+                chains.append(list(reversed(parts)))
+    return chains
+
+
+def _resolves(module, chain):
+    obj = module
+    for part in chain:
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            return False
+    return True
+
+
+def needs_legacy(source):
+    """True when the script uses `tensorflow.X` names that only TF1 (compat.v1) provides."""
+    import tensorflow as tf
+
+    tree = ast.parse(source)
+    roots = tensorflow_aliases(tree)
+    if not roots:
+        return False
+    for chain in attribute_chains(tree, roots):
+        if chain[0] in _TF2_ONLY_OK:
+            return True
+        if not _resolves(tf, chain) and _resolves(tf.compat.v1, chain):
+            return True
+    return False
+
+
+def enable():
+    """Make `import tensorflow` give compat.v1 (v2 behaviour off) plus the TF1 aliases."""
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+    v1.disable_v2_behavior()
+    _add_aliases(tf, v1)
+    sys.modules["tensorflow"] = v1
+    return v1
+
+
+def _add_aliases(tf, v1):
+    from tensorflow.python.distribute import distribute_lib
+
+    for cls in (distribute_lib.StrategyBase, distribute_lib.StrategyV1):
+        if not hasattr(cls, "experimental_run_v2"):
+            cls.experimental_run_v2 = cls.run
+    strategies = types.SimpleNamespace(
+        MirroredStrategy=v1.distribute.MirroredStrategy,
+        OneDeviceStrategy=v1.distribute.OneDeviceStrategy,
+        CollectiveAllReduceStrategy=v1.distribute.experimental.MultiWorkerMirroredStrategy,
+        ParameterServerStrategy=v1.distribute.experimental.ParameterServerStrategy,
+        CrossDeviceOps=tf.distribute.CrossDeviceOps,
+        ReductionToOneDeviceCrossDeviceOps=tf.distribute.ReductionToOneDevice,
+    )
+    contrib = types.ModuleType("tensorflow.contrib")
+    contrib.distribute = strategies
+    v1.contrib = contrib
+    sys.modules["tensorflow.contrib"] = contrib

@@ -1,0 +1,103 @@
+"""What one program run observed, kept inside the child process and written to a JSON file at exit.
+
+Every capture hook (Estimator, Session, Keras, GradientTape) reports into this one object so the parent
+never needs to know which training API the user's script happened to use.
+"""
+import json
+import os
+import threading
+import time
+
+
+class StepCapReached(BaseException):
+    """Raised to end a training loop that has no clean stop hook once `--steps` is reached.
+
+    A BaseException so that a user's `except Exception:` cannot swallow it.
+    """
+
+
+class Recorder:
+    """Per-step losses, the trainable variables and alignment notes of one run."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.max_steps = spec.get("max_steps")
+        self.losses = []            # one float per training step, in the order seen
+        self.variables = []         # [{"name", "shape"}] in creation order
+        self.initial_values = {}    # name -> numpy array (only the original side dumps them)
+        self.aligned = []           # names of migrated variables that got the original's value
+        self.unaligned = []
+        self.capture_kinds = set()  # "estimator", "session", "keras", "tape"
+        self.notes = []
+        self.api = None
+        self.times = []             # wall time of each step, to merge the tasks of a TF1 cluster
+        self.ports = []
+        self.lock = threading.Lock()
+        self.started = time.time()
+        self._init_dumped = False
+
+    # ---- steps -------------------------------------------------------------------------------
+    def add_loss(self, value, kind):
+        with self.lock:
+            self.capture_kinds.add(kind)
+            self.losses.append(float(value))
+            self.times.append(time.time())
+            if self.spec.get("echo_steps"):
+                print(f"[tf2migrate] step {len(self.losses)} loss {float(value)!r}", flush=True)
+
+    def cap_reached(self):
+        return self.max_steps is not None and len(self.losses) >= self.max_steps
+
+    # ---- variables ---------------------------------------------------------------------------
+    def add_variable(self, name, shape):
+        name = clean_name(name)
+        if not any(v["name"] == name for v in self.variables):
+            self.variables.append({"name": name, "shape": [int(d) for d in shape]})
+
+    def dump_initial_values(self, named_values):
+        """Write the step-0 values (original side) where the migrated child waits for them."""
+        if self._init_dumped:
+            return
+        self._init_dumped = True
+        import numpy as np
+
+        for name, value in named_values:
+            self.add_variable(name, np.shape(value))
+            self.initial_values[clean_name(name)] = np.asarray(value)
+        path = self.spec.get("init_out")
+        if path:
+            order = [v["name"] for v in self.variables]
+            tmp = path + ".tmp.npz"
+            np.savez(tmp, **{f"v{i}": self.initial_values[n] for i, n in enumerate(order)})
+            with open(path + ".names.json", "w") as f:
+                json.dump(order, f)
+            os.replace(tmp, path)
+
+    # ---- results -----------------------------------------------------------------------------
+    def write(self, status, error=None):
+        out = {
+            "status": status,
+            "error": error,
+            "losses": self.losses,
+            "times": self.times,
+            "api": self.api,
+            "variables": self.variables,
+            "aligned": self.aligned,
+            "unaligned": self.unaligned,
+            "capture": sorted(self.capture_kinds),
+            "notes": self.notes,
+            "ports": self.ports,
+            "seconds": time.time() - self.started,
+        }
+        tmp = self.spec["results"] + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(out, f)
+        os.replace(tmp, self.spec["results"])
+
+
+def clean_name(name):
+    """`dense/kernel:0` -> `dense/kernel`, the form both TF1 and Keras names share."""
+    name = str(name)
+    if ":" in name:
+        name = name.rsplit(":", 1)[0]
+    return name

@@ -1,0 +1,45 @@
+"""What every rule is: a code, a message, why it exists, and a before/after example.
+
+Table rules (TOML in `rules/`) and code rules (one module each) share this shape, so that
+`tf2migrate rules`, `tf2migrate explain` and the example tests read them the same way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tf2migrate.engine.diagnostics import Severity
+
+FIX_KINDS = ("automatic", "partial", "report only")
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    name: str
+    summary: str
+    message: str
+    severity: Severity = Severity.WARNING
+    fix: str = "automatic"
+    why: str = ""
+    before: str = ""
+    after: str = ""
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix != "report only"
+
+
+class Plugin:
+    """A rule (or a set of table rules) that takes part in the one shared traversal.
+
+    Hooks receive the original node (for names and positions) and the updated one (to return).
+    """
+
+    infos: tuple = ()
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+
+    def triggers(self) -> set:
+        """Words whose absence from a file proves this plugin has nothing to do there."""
+        return set()

@@ -1,0 +1,94 @@
+"""Argument edits for one call, in tf_upgrade_v2's fixed order: positional-to-keyword, keyword
+renames, keyword removals, keyword additions, value wraps.
+
+An edit that cannot be made safely returns a `Blocker`: the call is then left exactly as it was.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.tables import CallSpec
+
+_EMPTY = cst.Module(body=[])
+
+
+@dataclass
+class Blocker:
+    node: cst.CSTNode
+    code: Optional[str]  # None: the rule's own code
+    message: str
+
+
+def source(node: cst.CSTNode) -> str:
+    return _EMPTY.code_for_node(node)
+
+
+def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
+    return arg.with_changes(
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+
+
+def _keep_prefix(spec: CallSpec) -> int:
+    if not spec.new_args:
+        return len(spec.args)
+    renamed = [spec.keywords.get(a, a) for a in spec.args]
+    k = 0
+    while k < min(len(renamed), len(spec.new_args)) and renamed[k] == spec.new_args[k]:
+        k += 1
+    return k
+
+
+def _remove(args: list, index: int) -> list:
+    if index == len(args) - 1 and index > 0:
+        args[index - 1] = args[index - 1].with_changes(comma=args[index].comma)
+    return args[:index] + args[index + 1:]
+
+
+def _append(args: list, arg: cst.Arg) -> list:
+    if not args:
+        return [arg]
+    last = args[-1]
+    sep = args[-2].comma if len(args) > 1 else cst.MaybeSentinel.DEFAULT
+    return args[:-1] + [last.with_changes(comma=sep), arg.with_changes(comma=last.comma)]
+
+
+def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> tuple:
+    """New argument list for `updated`, or a Blocker naming the argument that prevents the fix."""
+    args = list(updated.args)
+    if any(a.star for a in original.args) and (spec.args or spec.drop):
+        return None, Blocker(original, None, "called with *args/**kwargs: convert this call by hand")
+    positional = [i for i, a in enumerate(original.args) if a.keyword is None]
+    if spec.args and len(positional) > len(spec.args):
+        return None, Blocker(original, None, "more positional arguments than the TF1 signature takes")
+    keep = _keep_prefix(spec)
+    for n, i in enumerate(positional):
+        if n >= keep and spec.args:
+            args[i] = _keyword(args[i], spec.args[n])
+    for i, a in enumerate(args):
+        if a.keyword is not None and a.keyword.value in spec.keywords:
+            args[i] = a.with_changes(keyword=cst.Name(spec.keywords[a.keyword.value]))
+    for name, (kept, otherwise) in spec.drop.items():
+        for i, a in enumerate(args):
+            if a.keyword is not None and a.keyword.value == name:
+                if source(a.value).strip() != kept:
+                    return None, Blocker(original.args[i], otherwise, f"`{name}={source(a.value)}`")
+                args = _remove(args, i)
+                break
+    present = {a.keyword.value for a in args if a.keyword is not None}
+    n_positional = sum(1 for a in args if a.keyword is None)
+    for name, value in spec.add.items():
+        index = spec.args.index(name) if name in spec.args else len(spec.args)
+        if name not in present and n_positional <= index:
+            new = cst.Arg(value=cst.parse_expression(value), keyword=cst.Name(name),
+                          equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+            args = _append(args, new)
+    for i, a in enumerate(args):
+        if a.keyword is not None and a.keyword.value in spec.wrap:
+            text = spec.wrap[a.keyword.value].format(tf=render(), value=source(a.value))
+            args[i] = a.with_changes(value=cst.parse_expression(text))
+    return args, None

@@ -19,7 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-KEYS = {"select", "ignore", "exclude", "extend-exclude", "jobs", "cache"}
+KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy"}
 
 
 class ConfigError(Exception):

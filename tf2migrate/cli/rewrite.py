@@ -12,6 +12,9 @@ from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
 from tf2migrate.engine.process import Mode
 
 
+STRATEGIES = ("auto", "parameter-server", "multi-worker", "mirrored", "none")
+
+
 def _codes(values) -> tuple:
     out = []
     for value in values or ():
@@ -26,10 +29,14 @@ def _options(fn):
         click.option("--select", multiple=True, help="Codes or prefixes to run, e.g. TFM1,TFM204."),
         click.option("--ignore", multiple=True, help="Codes or prefixes to skip."),
         click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable)."),
+        click.option("--force-exclude", is_flag=True, default=None,
+                     help="Apply excludes to files named on the command line too (for pre-commit)."),
         click.option("--report", "report_file", type=click.Path(dir_okay=False), help="Write a JSON report."),
         click.option("--no-cache", is_flag=True, help="Ignore and do not update the cache."),
         click.option("--config", "config_file", type=click.Path(dir_okay=False, exists=True),
                      help="pyproject.toml to read [tool.tf2migrate] from."),
+        click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
+                     help="Strategy for converted Estimators (default: auto, from what the code builds)."),
         click.option("-q", "--quiet", is_flag=True, help="Print only errors."),
         click.option("-v", "--verbose", count=True, help="Also print the fixes applied."),
     ]):
@@ -37,7 +44,8 @@ def _options(fn):
     return fn
 
 
-def execute(paths, mode: Mode, jobs, select, ignore, exclude, report_file, no_cache, config_file, quiet, verbose):
+def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
+            quiet, verbose):
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules.tables import tables_dir
@@ -52,6 +60,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, report_file, no_ca
     selection = Selection(
         select=_codes(select) or _codes(settings.get("select")) or ("ALL",),
         ignore=_codes(ignore) or _codes(settings.get("ignore")),
+        strategy=strategy or settings.get("strategy", "auto"),
     )
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
     extra = tuple(settings.get("extend-exclude", ()))
@@ -62,7 +71,8 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, report_file, no_ca
         jobs=jobs or int(settings.get("jobs", os.cpu_count() or 1)),
         cache=Cache(rules_fingerprint(selection, tables_dir()), enabled=use_cache),
     )
-    results = run(gather(paths, DEFAULT_EXCLUDES + excludes, extra), options)
+    force = force_exclude if force_exclude is not None else bool(settings.get("force-exclude", False))
+    results = run(gather(paths, DEFAULT_EXCLUDES + excludes, extra, force), options)
     output.show(results, mode, verbose, quiet)
     if report_file:
         output.write_report(report_file, results, mode)

@@ -12,7 +12,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.engine.context import Context, Selection
 from tf2migrate.engine.emit import NameEmitter
-from tf2migrate.engine.import_edit import finish_imports
+from tf2migrate.engine.import_edit import PartialRetarget, finish_imports
 from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.suppress import parse_suppressions
 from tf2migrate.engine.traverse import Traversal
@@ -29,23 +29,30 @@ class RewriteResult:
 
 def rewrite_text(text: str, path: str = "<string>", selection: Selection = None) -> RewriteResult:
     """Raises libcst.ParserSyntaxError when the text does not parse."""
+    module = cst.parse_module(text)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    try:
+        return _rewrite(module, text, path, selection, positions, frozenset())
+    except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
+        return _rewrite(module, text, path, selection, positions, frozenset(exc.locals))
+
+
+def _rewrite(module, text, path, selection, positions, no_retarget) -> RewriteResult:
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables
 
-    module = cst.parse_module(text)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     imports = ImportMap.of(module)
     ctx = Context(
         path=path,
         imports=imports,
-        positions=wrapper.resolve(PositionProvider),
+        positions=positions,
         suppressions=parse_suppressions(text),
         selection=selection or Selection(),
-        emit=NameEmitter(imports, load_tables().importable, text),
+        emit=NameEmitter(imports, load_tables().importable, text, no_retarget),
         infos=registry.all_infos(),
         module=module,
     )
     new = module.visit(Traversal(ctx, registry.plugins(ctx)))
-    new = finish_imports(module, new, imports, ctx.emit.statements() if new is not module else [])
+    new = finish_imports(module, new, imports, ctx.emit, ctx.references)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=new.code, diagnostics=diagnostics)

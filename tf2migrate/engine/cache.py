@@ -30,7 +30,7 @@ def digest(data: bytes) -> str:
 
 def rules_fingerprint(selection, tables_folder: Path) -> str:
     h = hashlib.sha256(__version__.encode())
-    h.update(repr((sorted(selection.select), sorted(selection.ignore))).encode())
+    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy)).encode())
     for path in sorted(tables_folder.glob("*.toml")):
         h.update(path.read_bytes())
     return h.hexdigest()[:20]

@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -19,8 +20,11 @@ from tf2migrate.engine.suppress import Suppressions
 
 @dataclass(frozen=True)
 class Selection:
+    """Which codes run (prefix match), plus the rewrite's choices (`strategy`: auto, none, ...)."""
+
     select: tuple = ("ALL",)
     ignore: tuple = ()
+    strategy: str = "auto"
 
     def enabled(self, code: str) -> bool:
         return code_matches(code, self.select) and not code_matches(code, self.ignore)
@@ -38,6 +42,7 @@ class Context:
     diagnostics: list = field(default_factory=list)
     scopes: list = field(default_factory=list)  # stack of locally bound names
     module: Optional[cst.Module] = None
+    references: Counter = field(default_factory=Counter)  # import binding -> references seen
     _facts: Optional[Facts] = None
 
     @property

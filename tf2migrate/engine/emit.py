@@ -1,29 +1,34 @@
 """Write TF2 names in the file's own style and add only the imports they need.
 
-A name is written through the alias the file already has for `tensorflow` (never de-aliased); a
-reference that came from a from-import stays a bare name with a from-import when its module can
-be imported; otherwise `import tensorflow as tf` (or a free alias) is added once.
+A name is written through the alias the file already has for `tensorflow` (never de-aliased). A
+bare name that came from a from-import stays bare: its import is re-pointed at the new module
+(keeping the user's `as` alias) when that module can be imported; otherwise the attribute form
+is used and `import tensorflow as tf` (or a free alias) is added once.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import Binding, ImportMap
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 ALIAS_CANDIDATES = ("tf", "tf2", "tensorflow_v2")
 
 
 class NameEmitter:
-    def __init__(self, imports: ImportMap, importable: frozenset, text: str) -> None:
+    def __init__(self, imports: ImportMap, importable: frozenset, text: str, no_retarget=frozenset()) -> None:
         self.imports = imports
         self.importable = importable
         self.taken = set(_WORD.findall(text))
+        self.no_retarget = no_retarget
         self.new_alias: Optional[str] = None
-        self.new_from: list = []  # (module, name)
+        self.new_from: list = []  # (module, name, asname or None)
+        self.retargets: dict = {}  # local name -> (module, name, asname or None)
+        self.rewritten: Counter = Counter()  # local name -> references re-pointed
 
     def alias(self) -> str:
         existing = self.imports.v2_alias()
@@ -39,26 +44,31 @@ class NameEmitter:
             node = cst.Attribute(value=node, attr=cst.Name(part))
         return node
 
-    def bare(self, canonical: str) -> Optional[cst.Name]:
+    def _module(self, canonical: str) -> tuple:
         parent, _, last = canonical.rpartition(".")
         module = "tensorflow" + parent[2:]
-        if module not in self.importable:
+        return (module, last) if module in self.importable else (None, last)
+
+    def _retarget(self, binding: Binding, canonical: str) -> Optional[cst.Name]:
+        module, last = self._module(canonical)
+        if module is None or binding.local in self.no_retarget:
             return None
-        existing = self.imports.bindings.get(last)
-        if existing is not None:
-            return cst.Name(last) if existing.target == f"{module}.{last}" else None
-        if (module, last) not in self.new_from:
-            if last in self.taken:
-                return None
-            self.new_from.append((module, last))
-        return cst.Name(last)
+        asname = binding.local if binding.alias.asname is not None else None
+        local = asname or last
+        if local != binding.local and local in self.taken:
+            return None
+        self.retargets[binding.local] = (module, last, asname)
+        self.rewritten[binding.local] += 1
+        return cst.Name(local)
 
     def like(self, original: cst.BaseExpression, canonical: str) -> cst.BaseExpression:
         """`canonical` written the way `original` was: bare name or attribute chain."""
         if isinstance(original, cst.Name):
-            bare = self.bare(canonical)
-            if bare is not None:
-                return bare
+            binding = self.imports.bindings.get(original.value)
+            if binding is not None and binding.from_module is not None:
+                name = self._retarget(binding, canonical)
+                if name is not None:
+                    return name
         return self.attribute(canonical)
 
     def statements(self) -> list:
@@ -66,8 +76,10 @@ class NameEmitter:
         if self.new_alias:
             out.append(cst.parse_statement(f"import tensorflow as {self.new_alias}\n"))
         modules: dict = {}
-        for module, name in self.new_from:
-            modules.setdefault(module, []).append(name)
+        for module, name, asname in [*self.new_from, *sorted(set(self.retargets.values()))]:
+            entry = f"{name} as {asname}" if asname and asname != name else name
+            if entry not in modules.setdefault(module, []):
+                modules[module].append(entry)
         for module, names in modules.items():
-            out.append(cst.parse_statement(f"from {module} import {', '.join(names)}\n"))
+            out.append(cst.parse_statement(f"from {module} import {', '.join(sorted(names))}\n"))
         return out

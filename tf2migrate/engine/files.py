@@ -32,15 +32,17 @@ def excluded(path: str, patterns) -> bool:
     return False
 
 
-def gather(paths, excludes=DEFAULT_EXCLUDES, extra_excludes=()) -> Iterator[Candidate]:
+def gather(paths, excludes=DEFAULT_EXCLUDES, extra_excludes=(), force_exclude=False) -> Iterator[Candidate]:
+    """Like black and ruff: a path named explicitly is processed even if excluded, unless
+    `force_exclude` (what the pre-commit hooks pass, since pre-commit names every file)."""
     patterns = tuple(excludes) + tuple(extra_excludes)
     seen: set = set()
     for root in paths:
-        yield from _walk(root, patterns, seen)
+        yield from _walk(root, patterns, seen, force_exclude)
 
 
-def _walk(root: str, patterns, seen: set) -> Iterator[Candidate]:
-    if not os.path.isabs(root) and root not in (".", "") and excluded(root, patterns):
+def _walk(root: str, patterns, seen: set, force_exclude: bool) -> Iterator[Candidate]:
+    if force_exclude and root not in (".", "") and excluded(_relative(root), patterns):
         return
     if os.path.islink(root):
         yield Candidate(root, symlink=True)
@@ -64,6 +66,12 @@ def _walk(root: str, patterns, seen: set) -> Iterator[Candidate]:
                 continue
             seen.add(key)
             yield Candidate(path, symlink=os.path.islink(path))
+
+
+def _relative(path: str) -> str:
+    """Excludes are matched against paths below the current folder, never its parents' names."""
+    rel = os.path.relpath(os.path.abspath(path))
+    return path if rel.startswith("..") else rel
 
 
 def first_missing(paths) -> Optional[str]:

@@ -77,16 +77,30 @@ def _insert_at(module: cst.Module) -> int:
     return last_import + 1 if last_import >= 0 else index
 
 
-def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, new_statements: list) -> cst.Module:
+class PartialRetarget(Exception):
+    """Some references to a from-imported name were re-pointed and some were not (suppressed)."""
+
+    def __init__(self, locals_: set) -> None:
+        super().__init__(", ".join(sorted(locals_)))
+        self.locals = locals_
+
+
+def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen) -> cst.Module:
+    """`seen` counts the references to each binding that the traversal met."""
     if updated is original:
         return updated
+    partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
+    if partial:
+        raise PartialRetarget(partial)
     before, after = references(original), references(updated)
     unused = {
         local for local in imports.bindings
         if before[local] > 0 and after[local] == 0
     }
+    unused |= set(emit.retargets)
     if unused:
         updated = updated.visit(_Remove(unused))
+    new_statements = emit.statements()
     if new_statements:
         at = _insert_at(updated)
         updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])

@@ -56,6 +56,12 @@ class Traversal(cst.CSTTransformer):
         if node.keyword is not None:
             self._not_refs.add(id(node.keyword))
 
+    def visit_Name(self, node: cst.Name) -> None:
+        """Count the references to each import binding, for re-pointing from-imports safely."""
+        if id(node) not in self._not_refs and node.value in self.ctx.imports.bindings:
+            if not self.ctx.shadowed(node.value):
+                self.ctx.references[node.value] += 1
+
     def visit_Call(self, node: cst.Call) -> None:
         self._call_funcs.add(id(node.func))
 

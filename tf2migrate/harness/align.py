@@ -11,6 +11,28 @@ import os
 import time
 
 
+def save_values(path, named_values):
+    """Write [(name, array)] so that `Aligner.wait_for` can read it; atomic, as a child may be polling."""
+    import numpy as np
+
+    named_values = list(named_values)
+    with open(path + ".names.json", "w") as f:
+        json.dump([n for n, _ in named_values], f)
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, **{f"v{i}": np.asarray(v) for i, (_, v) in enumerate(named_values)})
+    os.replace(tmp, path)
+
+
+def load_user_values(init):
+    """`verify(init=...)`: a dict name -> array, or an .npz whose keys are variable names."""
+    import numpy as np
+
+    if isinstance(init, (str, os.PathLike)):
+        with np.load(init) as data:
+            return [(k, data[k]) for k in data.files]
+    return [(k, np.asarray(v, dtype=np.float32)) for k, v in init.items()]
+
+
 class Aligner:
     """Hands out the original's step-0 values to variables of the migrated program."""
 

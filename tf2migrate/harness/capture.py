@@ -11,7 +11,8 @@ import weakref
 from tf2migrate.harness.recorder import StepCapReached
 
 
-def install_estimator(recorder, model_dir):
+def install_estimator(recorder, model_dir, override=None):
+    """`override`: an Aligner with user-given step-0 values (`verify(init=...)`), applied by the chief."""
     try:
         from tensorflow_estimator.python.estimator import estimator as est_lib
     except ImportError:
@@ -36,8 +37,11 @@ def install_estimator(recorder, model_dir):
             self._variables = list(tf.compat.v1.trainable_variables())
             for v in self._variables:
                 recorder.add_variable(v.name, v.shape.as_list())
+            self._assign = _assign_ops(tf, self._variables, override, recorder)
 
         def after_create_session(self, session, coord):
+            if self._assign:
+                session.run(self._assign[0], feed_dict=self._assign[1])
             if recorder.spec.get("init_out") and self._variables:
                 values = session.run(self._variables)
                 recorder.dump_initial_values(zip([v.name for v in self._variables], values))
@@ -82,6 +86,21 @@ def install_estimator(recorder, model_dir):
     _speed_up_distributed_estimator()
 
 
+def _assign_ops(tf, variables, override, recorder):
+    """Built in `begin` (the graph is finalized afterwards), run once the session exists."""
+    if override is None:
+        return None
+    ops, feed = [], {}
+    for v in variables:
+        value = override.take(v.name.split(":")[0], tuple(v.shape.as_list()))
+        if value is not None:
+            ph = tf.compat.v1.placeholder(v.dtype.base_dtype, v.shape)
+            ops.append(v.assign(ph))
+            feed[ph] = value
+            recorder.aligned.append(v.name.split(":")[0])
+    return (ops, feed) if ops else None
+
+
 def _speed_up_distributed_estimator():
     """train_and_evaluate delays worker k by (k+1)*5 s and workers poll the chief every 30 s."""
     from tensorflow.python.training import session_manager
@@ -97,7 +116,7 @@ def _speed_up_distributed_estimator():
     session_manager.SessionManager.__init__ = __init__
 
 
-def install_session(recorder):
+def install_session(recorder, override=None):
     """`sess.run(train_op)` loops: record the loss that `minimize` was given for that op."""
     import tensorflow as tf
     from tensorflow.python.client import session as session_lib
@@ -129,6 +148,10 @@ def install_session(recorder):
                 tvars = tf.compat.v1.trainable_variables()
                 for v in tvars:
                     recorder.add_variable(v.name, v.shape.as_list())
+                    value = override.take(v.name.split(":")[0], tuple(v.shape.as_list())) if override else None
+                    if value is not None:
+                        v.load(value, self)
+                        recorder.aligned.append(v.name.split(":")[0])
                 if recorder.spec.get("init_out"):
                     recorder.dump_initial_values(zip([v.name for v in tvars], original_run(self, tvars)))
             result, loss = original_run(self, (fetches, loss_of_op[ops[0]]), feed_dict, options, run_metadata)

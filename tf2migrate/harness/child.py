@@ -14,14 +14,14 @@ class LazyAligner:
     """Waits for the original's step-0 values only when the first variable is created, so the migrated
     program imports TensorFlow and builds its input pipeline while the original is still starting."""
 
-    def __init__(self, spec):
-        self.spec, self.inner = spec, None
+    def __init__(self, spec, path):
+        self.spec, self.path, self.inner = spec, path, None
 
     def take(self, wanted, shape):
         if self.inner is None:
             from tf2migrate.harness.align import Aligner
 
-            self.inner = Aligner.wait_for(self.spec["init_in"], self.spec.get("wait_timeout", 600),
+            self.inner = Aligner.wait_for(self.path, self.spec.get("wait_timeout", 600),
                                           self.spec.get("abort_path"))
         return self.inner.take(wanted, shape)
 
@@ -78,9 +78,11 @@ def _prepare(spec, recorder):
     recorder.api = api
     determinism.apply(spec.get("seed", 0), recorder)
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")
-    capture.install_estimator(recorder, model_dir)
-    capture.install_session(recorder)
-    capture_keras.install(recorder, LazyAligner(spec) if spec.get("init_in") else None)
+    source = spec.get("init_in") or spec.get("init_override")
+    aligner = LazyAligner(spec, source) if source else None
+    capture.install_estimator(recorder, model_dir, aligner)
+    capture.install_session(recorder, aligner)
+    capture_keras.install(recorder, aligner)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
     if spec.get("wrap_strategy") and api == "v2":

@@ -66,12 +66,10 @@ class Recorder:
             self.initial_values[clean_name(name)] = np.asarray(value)
         path = self.spec.get("init_out")
         if path:
-            order = [v["name"] for v in self.variables]
-            tmp = path + ".tmp.npz"
-            np.savez(tmp, **{f"v{i}": self.initial_values[n] for i, n in enumerate(order)})
-            with open(path + ".names.json", "w") as f:
-                json.dump(order, f)
-            os.replace(tmp, path)
+            from tf2migrate.harness.align import save_values
+
+            save_values(path, [(v["name"], self.initial_values[v["name"]]) for v in self.variables
+                               if v["name"] in self.initial_values])
 
     # ---- results -----------------------------------------------------------------------------
     def write(self, status, error=None):

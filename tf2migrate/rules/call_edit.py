@@ -62,6 +62,9 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
     args = list(updated.args)
     if any(a.star for a in original.args) and (spec.args or spec.drop):
         return None, Blocker(original, None, "called with *args/**kwargs: convert this call by hand")
+    for a in original.args:
+        if a.keyword is not None and a.keyword.value in spec.block:
+            return None, Blocker(a, None, f"`{a.keyword.value}=`: {spec.block[a.keyword.value]}")
     positional = [i for i, a in enumerate(original.args) if a.keyword is None]
     if spec.args and len(positional) > len(spec.args):
         return None, Blocker(original, None, "more positional arguments than the TF1 signature takes")

@@ -28,6 +28,7 @@ class CallSpec:
     drop: dict = field(default_factory=dict)  # keyword -> (literal kept away, code reported otherwise)
     add: dict = field(default_factory=dict)  # keyword -> source of the value added when missing
     wrap: dict = field(default_factory=dict)  # new keyword -> template with {value}
+    block: dict = field(default_factory=dict)  # keyword -> why its presence prevents the fix
     guard: Optional[str] = None
 
 
@@ -83,6 +84,7 @@ def _rule(raw: dict) -> TableRule:
         drop=drop,
         add=dict(c.get("add", {})),
         wrap=dict(c.get("wrap", {})),
+        block=dict(c.get("block", {})),
         guard=c.get("guard"),
     )
     return TableRule(

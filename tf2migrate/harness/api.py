@@ -1,0 +1,157 @@
+"""`verify(original, migrated)`: the Python face of `tf2migrate verify`, returning a `VerifyResult`.
+
+Both sides start at the same moment (the migrated child waits for the original's step-0 values only when
+it creates its first variable), so a verify costs little more than the slower of the two programs.
+"""
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+
+from tf2migrate.harness import compare, topology as topo_lib
+from tf2migrate.harness.align import compare_variables, load_user_values, save_values
+from tf2migrate.harness.plan import build_side
+from tf2migrate.harness.runner import run_sides
+
+EXIT_EQUIVALENT, EXIT_DIVERGED, EXIT_USAGE, EXIT_PROGRAM_FAILED = 0, 1, 2, 3
+
+
+class VerifyUsageError(ValueError):
+    """Bad arguments (exit 2), as opposed to a program that failed (exit 3)."""
+
+
+@dataclass
+class VerifyResult:
+    verdict: str
+    reason: str
+    original_path: str
+    migrated_path: str
+    cluster: str
+    mode: str
+    rtol: float
+    atol: float
+    original: object = None          # runner.SideResult of the original (repeat 0)
+    migrated: object = None
+    original_runs: list = field(default_factory=list)   # statistical mode: every original repeat
+    first_diverged_step: int = None
+    alignment: str = ""
+    failed_side: str = ""
+    rewrite_diagnostics: list = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def equivalent(self):
+        return self.verdict == compare.EQUIVALENT
+
+    @property
+    def exit_code(self):
+        if self.failed_side:
+            return EXIT_PROGRAM_FAILED
+        return EXIT_EQUIVALENT if self.equivalent else EXIT_DIVERGED
+
+    @property
+    def ports(self):
+        return sorted({p for s in [self.migrated] + self.original_runs if s for p in s.ports})
+
+
+def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local", original_api="auto",
+           rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None, progress=print, keep_workdir=False):
+    """Train both programs and compare them step by step; see `tf2migrate verify --help`.
+
+    `init_values`: optional step-0 values for the original (dict name -> array, or an .npz keyed by variable
+    name), e.g. to reproduce a recorded run; the migrated program is then aligned to them as usual.
+    """
+    if original_api not in ("v1", "v2", "auto"):
+        raise VerifyUsageError(f"--original-api must be v1, v2 or auto, not {original_api!r}")
+    if mode not in ("exact", "statistical", "auto"):
+        raise VerifyUsageError(f"--mode must be exact, statistical or auto, not {mode!r}")
+    workdir = tempfile.mkdtemp(prefix="tf2migrate-verify-")
+    try:
+        diagnostics = []
+        if migrated is None:
+            migrated, diagnostics = _rewrite(original, workdir)
+        try:
+            src_o, src_m = _read(original), _read(migrated)
+            facts_o, facts_m = topo_lib.source_facts(src_o), topo_lib.source_facts(src_m)
+            topology = topo_lib.parse(cluster)
+        except (OSError, SyntaxError, ValueError) as e:
+            raise VerifyUsageError(str(e)) from e
+        if topology == "auto":
+            topology = topo_lib.auto_topology(facts_o, facts_m)
+        if mode == "auto":
+            mode = "exact" if topology.deterministic else "statistical"
+        rtol = 1e-5 if rtol is None else rtol
+        atol = 1e-5 if atol is None else atol
+        result = VerifyResult("", "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
+                              rtol, atol, rewrite_diagnostics=diagnostics)
+        progress(f"verify {original} against {migrated} on {topology} ({mode})")
+        init, abort = os.path.join(workdir, "init.npz"), os.path.join(workdir, "original.failed")
+        override = None
+        if init_values is not None:
+            override = os.path.join(workdir, "override.npz")
+            save_values(override, load_user_values(init_values))
+        common = dict(workdir=workdir, seed=seed, max_steps=steps, timeout=timeout,
+                      on_progress=progress)
+        side_o = build_side("original", original, "original", topology, facts_o, api=original_api,
+                            init_out=init, init_override=override, **common)
+        side_o.abort_marker = abort
+        side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
+                            abort_path=abort, **common)
+        result.original, result.migrated = run_sides([side_o, side_m])
+        result.original_runs = [result.original]
+        if mode == "statistical" and repeats > 1 and _ran(result):
+            more = [build_side(f"original#{r}", original, "original", topology, facts_o, api=original_api,
+                               init_override=override, **dict(common, seed=seed + r)) for r in range(1, repeats)]
+            result.original_runs += run_sides(more)
+        return _judge(result)
+    finally:
+        if not keep_workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _judge(result):
+    for label, side in [("original", r) for r in result.original_runs] + [("migrated", result.migrated)]:
+        if side.status != "ok":
+            why = "timed out" if side.status == "timeout" else f"failed: {side.error}"
+            result.verdict, result.failed_side = compare.INCOMPARABLE, label
+            result.reason = f"the {label} program {why}"
+            return result
+    ok, message = compare_variables(result.original.variables, result.migrated.variables)
+    if result.original.variables or result.migrated.variables:
+        result.alignment = (f"aligned {len(result.migrated.aligned)} of {len(result.migrated.variables)} migrated "
+                            f"variables to the original's step-0 values; {message}")
+    if not ok:
+        result.verdict, result.reason = compare.INCOMPARABLE, message
+        return result
+    if result.mode == "exact":
+        v = compare.exact(result.original.losses, result.migrated.losses, result.rtol, result.atol)
+    else:
+        v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
+                                result.rtol, result.atol)
+    result.verdict, result.reason = v.verdict, v.reason
+    result.first_diverged_step, result.details = v.first_diverged_step, v.details
+    return result
+
+
+def _ran(result):
+    return result.original.status == "ok" and result.migrated.status == "ok"
+
+
+def _read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def _rewrite(original, workdir):
+    """One command to migrate and prove: rewrite the original with the codemod into a temp file."""
+    try:
+        from tf2migrate.engine.api import rewrite_text
+    except ImportError as e:
+        raise VerifyUsageError(f"no MIGRATED given and the codemod is not available ({e})") from e
+    out = rewrite_text(_read(original), original)
+    path = os.path.join(workdir, "migrated_" + os.path.basename(original))
+    with open(path, "w") as f:
+        f.write(out.code)
+    diags = [f"{getattr(d, 'line', '?')}:{getattr(d, 'col', '?')} {getattr(d, 'code', '')} {getattr(d, 'message', '')}"
+             for d in getattr(out, "diagnostics", [])]
+    return path, diags

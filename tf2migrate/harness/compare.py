@@ -1,0 +1,81 @@
+"""Decide EQUIVALENT / DIVERGED / INCOMPARABLE from two loss sequences.
+
+Exact mode follows TF's migration-debugging guide: the first 10 steps must agree within `atol`
+(default 1e-5), later steps within `rtol` (default 1e-5) of the original; NaN or inf on either side is a
+failure. Statistical mode is for asynchronous training, where step order changes from run to run: the
+original is run several times and the migrated run must fall inside that spread (final loss and loss
+decrease), widened by half the spread and by the tolerances.
+"""
+import math
+from dataclasses import dataclass, field
+
+EQUIVALENT, DIVERGED, INCOMPARABLE = "EQUIVALENT", "DIVERGED", "INCOMPARABLE"
+EXACT_ATOL_STEPS = 10
+
+
+@dataclass
+class Verdict:
+    verdict: str
+    reason: str
+    first_diverged_step: int = None   # 1-based
+    max_abs_diff: float = 0.0
+    max_rel_diff: float = 0.0
+    details: dict = field(default_factory=dict)
+
+
+def exact(original, migrated, rtol=1e-5, atol=1e-5):
+    if not original or not migrated:
+        side = "original" if not original else "migrated"
+        return Verdict(INCOMPARABLE, f"no training step was seen in the {side} program")
+    max_abs = max_rel = 0.0
+    for i, (a, b) in enumerate(zip(original, migrated), start=1):
+        for side, v in (("original", a), ("migrated", b)):
+            if not math.isfinite(v):
+                return Verdict(DIVERGED, f"step {i}: the {side} loss is {v}", i, math.inf, math.inf)
+        d = abs(a - b)
+        rel = d / abs(a) if a else (0.0 if d == 0 else math.inf)
+        max_abs, max_rel = max(max_abs, d), max(max_rel, rel)
+        ok = d <= atol if i <= EXACT_ATOL_STEPS else d <= rtol * abs(a)
+        if not ok:
+            bound = f"atol {atol:g}" if i <= EXACT_ATOL_STEPS else f"rtol {rtol:g}"
+            return Verdict(DIVERGED, f"first differs at step {i}: original {a!r}, migrated {b!r} "
+                                     f"(abs diff {d:.3g}, rel diff {rel:.3g}, beyond {bound})", i, max_abs, max_rel)
+    if len(original) != len(migrated):
+        n = min(len(original), len(migrated)) + 1
+        return Verdict(DIVERGED, f"step counts differ: the original trained {len(original)} steps, the migrated "
+                                 f"{len(migrated)} (all common steps agree)", n, max_abs, max_rel)
+    return Verdict(EQUIVALENT, f"all {len(original)} steps agree (first {EXACT_ATOL_STEPS} within atol {atol:g}, "
+                               f"then rtol {rtol:g}); max abs diff {max_abs:.3g}, max rel diff {max_rel:.3g}",
+                   None, max_abs, max_rel)
+
+
+def summary(losses):
+    """Final loss and loss decrease, each over the first/last fifth of the steps to damp step noise."""
+    k = max(1, len(losses) // 5)
+    first, last = sum(losses[:k]) / k, sum(losses[-k:]) / k
+    return {"final_loss": last, "decrease": first - last}
+
+
+def statistical(original_runs, migrated, rtol=1e-5, atol=1e-5):
+    if not migrated or not all(original_runs):
+        return Verdict(INCOMPARABLE, "no training step was seen in " + ("the migrated program" if not migrated
+                                                                        else "a run of the original"))
+    bad = [v for run in original_runs + [migrated] for v in run if not math.isfinite(v)]
+    if bad:
+        return Verdict(DIVERGED, f"a loss is {bad[0]}")
+    stats = [summary(r) for r in original_runs]
+    mine = summary(migrated)
+    details, failures = {}, []
+    for key in ("final_loss", "decrease"):
+        values = [s[key] for s in stats]
+        lo, hi = min(values), max(values)
+        margin = max(0.5 * (hi - lo), atol, rtol * max(abs(lo), abs(hi)))
+        inside = lo - margin <= mine[key] <= hi + margin
+        details[key] = {"original_runs": values, "band": [lo - margin, hi + margin], "migrated": mine[key]}
+        if not inside:
+            failures.append(f"{key.replace('_', ' ')} {mine[key]:.6g} outside the original's band "
+                            f"[{lo - margin:.6g}, {hi + margin:.6g}] over {len(values)} runs")
+    if failures:
+        return Verdict(DIVERGED, "; ".join(failures), details=details)
+    return Verdict(EQUIVALENT, f"final loss and loss decrease inside the spread of {len(original_runs)} original "
+                               f"runs", details=details)

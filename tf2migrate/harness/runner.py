@@ -1,0 +1,153 @@
+"""Run the planned processes of one or more sides at the same time and collect what each observed.
+
+A side is one program run: usually one process, or one process per task for a TF1 Estimator cluster
+(chief, workers, and parameter servers that never exit on their own). A side ends when all its trainer
+tasks have exited; its servers are then ended by PID, and the whole side is ended at its timeout.
+"""
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+from tf2migrate.harness import processes
+
+
+@dataclass
+class Task:
+    name: str                 # "chief", "worker1", "ps0", "main"
+    spec: dict
+    trainer: bool = True      # its exit ends the side; False for servers
+    env: dict = field(default_factory=dict)
+    proc: object = None
+    log: str = ""
+
+
+@dataclass
+class SideResult:
+    label: str
+    status: str               # ok | failed | timeout
+    losses: list
+    variables: list
+    aligned: list
+    notes: list
+    api: str
+    capture: list
+    seconds: float
+    error: str = ""
+    stderr_tail: str = ""
+    ports: list = field(default_factory=list)
+    pids: list = field(default_factory=list)
+
+
+class Side:
+    def __init__(self, label, tasks, timeout, workdir, on_progress=print):
+        self.label, self.tasks, self.timeout, self.workdir = label, tasks, timeout, workdir
+        self.on_progress = on_progress
+        self.result = None
+        self.merge_trainers = False  # TF1 clusters: every trainer's steps count, in time order
+        self.abort_marker = None  # written when this side fails, so a side waiting on it gives up
+
+    def start(self):
+        self.started = time.time()
+        for t in self.tasks:
+            t.log = os.path.join(self.workdir, f"{self.label}.{t.name}.log")
+            spec_path = os.path.join(self.workdir, f"{self.label}.{t.name}.spec.json")
+            with open(spec_path, "w") as f:
+                json.dump(t.spec, f)
+            env = child_env(self.workdir)
+            env.update(t.env)
+            with open(t.log, "wb") as log:
+                t.proc = processes.spawn([sys.executable, "-m", "tf2migrate.harness.child", spec_path],
+                                         env=env, stdout=log, stderr=log)
+        pids = ", ".join(f"{t.name} {t.proc.pid}" for t in self.tasks)
+        self.on_progress(f"  {self.label}: running ({pids})")
+
+    def poll(self):
+        """Advance; return True once the side is finished (result set)."""
+        if self.result is not None:
+            return True
+        trainers = [t for t in self.tasks if t.trainer]
+        codes = [t.proc.poll() for t in trainers]
+        failed = [t for t, c in zip(trainers, codes) if c not in (None, 0)]
+        timed_out = time.time() - self.started > self.timeout
+        if not failed and not timed_out and any(c is None for c in codes):
+            return False
+        self.stop()
+        status = "timeout" if timed_out and not failed else ("failed" if failed else "ok")
+        self.result = self._collect(status, failed[0] if failed else None)
+        took = f"{self.result.seconds:.1f} s"
+        what = {"ok": f"{len(self.result.losses)} steps", "timeout": f"stopped at --timeout {self.timeout:g} s",
+                "failed": "FAILED"}[status]
+        self.on_progress(f"  {self.label}: {what} in {took}")
+        if status != "ok" and self.abort_marker:
+            open(self.abort_marker, "w").close()
+        return True
+
+    def stop(self):
+        for t in self.tasks:
+            if t.proc is not None:
+                processes.end(t.proc)
+
+    def _collect(self, status, failed_task):
+        trainers = [t for t in self.tasks if t.trainer]
+        outs = []
+        for t in trainers:
+            try:
+                with open(t.spec["results"]) as f:
+                    outs.append(json.load(f))
+            except (OSError, ValueError):
+                outs.append(None)
+        main = outs[0] or {}
+        # A TF1 cluster trains on every trainer task: the steps of all of them, in the order they ran.
+        merged = outs if self.merge_trainers else outs[:1]
+        steps = sorted((tm, loss) for o in merged if o for tm, loss in zip(o.get("times", []), o.get("losses", [])))
+        tail_task = failed_task or trainers[0]
+        error = (main.get("error") or "") if failed_task is None else _error_of(failed_task, outs[trainers.index(failed_task)])
+        return SideResult(
+            label=self.label, status=status, losses=[loss for _, loss in steps],
+            variables=main.get("variables", []), aligned=main.get("aligned", []),
+            notes=main.get("notes", []), api=main.get("api") or "", capture=main.get("capture", []),
+            seconds=time.time() - self.started, error=error, stderr_tail=tail(tail_task.log),
+            ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
+            pids=[t.proc.pid for t in self.tasks])
+
+    def ports(self):
+        return [p for t in self.tasks for p in t.spec.get("ports", [])]
+
+
+def _error_of(task, out):
+    if out and out.get("error"):
+        return out["error"]
+    return f"{task.name} exited with code {task.proc.returncode}"
+
+
+def run_sides(sides, poll_interval=0.05):
+    """Start every side now and wait for all of them (each bounded by its own timeout)."""
+    for s in sides:
+        s.start()
+    try:
+        while not all([s.poll() for s in sides]):
+            time.sleep(poll_interval)
+    finally:
+        for s in sides:
+            s.stop()
+    return [s.result for s in sides]
+
+
+def child_env(workdir):
+    env = dict(os.environ)
+    env.pop("TF_CONFIG", None)
+    env.update(PYTHONHASHSEED="0", TF_CPP_MIN_LOG_LEVEL=env.get("TF_CPP_MIN_LOG_LEVEL", "2"),
+               CUDA_VISIBLE_DEVICES="-1", PYTHONUNBUFFERED="1", TMPDIR=workdir)
+    return env
+
+
+def tail(path, lines=25):
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read().splitlines()
+    except OSError:
+        return ""
+    text = [ln for ln in text if not ln.startswith(("W0000", "I0000"))]
+    return "\n".join(text[-lines:])

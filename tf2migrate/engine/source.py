@@ -44,13 +44,15 @@ def decode(data: bytes) -> Source:
         line, col = _place_of(data, nul)
         raise DecodeProblem("TFM903", "binary file (NUL byte); not Python source", line, col)
     bom = data.startswith(codecs.BOM_UTF8)
+    body = data[len(codecs.BOM_UTF8):] if bom else data
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:
-        raise DecodeProblem("TFM902", f"cannot decode: {exc}", getattr(exc, "lineno", 1) or 1, 1)
+    except SyntaxError as exc:  # an unknown codec, or undecodable bytes in the first two lines
+        if "invalid or missing encoding declaration" not in str(exc):
+            raise DecodeProblem("TFM902", f"cannot decode: {exc}", getattr(exc, "lineno", None) or 1, 1)
+        encoding = "utf-8"  # the decode below names the first bad byte
     if encoding == "utf-8-sig":
         encoding = "utf-8"
-    body = data[len(codecs.BOM_UTF8):] if bom else data
     try:
         text = body.decode(encoding)
     except UnicodeDecodeError as exc:

@@ -1,0 +1,146 @@
+"""Nothing is ever lost: every bad input gets one line with a place, stays byte-identical, and the
+run goes on (exit 123) while the good files of the same run are still rewritten."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from tf2migrate.cli.app import main
+from tf2migrate.engine.files import Candidate
+from tf2migrate.engine.process import Mode, Status
+from tf2migrate.engine.runner import RunOptions, run
+
+TF1 = "import tensorflow as tf\nloss = strategy.experimental_run_v2(step)\n"
+BAD = {
+    "py2.py": b"import tensorflow as tf\nprint 'loss', strategy.experimental_run_v2(step)\n",
+    "latin1_without_cookie.py": b"# caf\xe9\nloss = strategy.experimental_run_v2(step)\n",
+    "binary.py": b"\x00\x01\x02experimental_run_v2\x00",
+    "bad_cookie.py": b"# -*- coding: no-such-codec -*-\nx = 1\n",
+}
+EXPECTED = {
+    "py2.py": ("TFM901", 2, 1),
+    "latin1_without_cookie.py": ("TFM902", 1, 6),
+    "binary.py": ("TFM903", 1, 1),
+    "bad_cookie.py": ("TFM902", 1, 1),
+}
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_file_untouched_others_rewritten(tmp_path, name):
+    bad = tmp_path / name
+    bad.write_bytes(BAD[name])
+    good = tmp_path / "good.py"
+    good.write_text(TF1)
+    result = _invoke("rewrite", "--no-cache", str(tmp_path))
+    assert result.exit_code == 123, result.output
+    assert bad.read_bytes() == BAD[name]
+    assert "strategy.run(step)" in good.read_text()
+    code, line, col = EXPECTED[name]
+    lines = [l for l in result.output.splitlines() if l.startswith(str(bad))]
+    assert len(lines) == 1, result.output
+    assert re.match(rf"{re.escape(str(bad))}:{line}:{col}: {code} ", lines[0]), lines[0]
+
+
+def test_symlink_not_followed_nor_written_through(tmp_path):
+    target = tmp_path / "outside" / "real.py"
+    target.parent.mkdir()
+    target.write_text(TF1)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "link.py").symlink_to(target)
+    (tree / "good.py").write_text(TF1)
+    result = _invoke("rewrite", "--no-cache", str(tree))
+    assert result.exit_code == 123
+    assert target.read_text() == TF1
+    assert os.path.islink(tree / "link.py")
+    assert f"{tree / 'link.py'}:1:1: TFM904" in result.output
+    assert "strategy.run(step)" in (tree / "good.py").read_text()
+
+
+def test_symlink_named_explicitly(tmp_path):
+    target = tmp_path / "real.py"
+    target.write_text(TF1)
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    result = _invoke("rewrite", "--no-cache", str(link))
+    assert result.exit_code == 123
+    assert target.read_text() == TF1
+
+
+def test_file_that_vanishes_between_listing_and_reading(tmp_path):
+    gone, good = tmp_path / "gone.py", tmp_path / "good.py"
+    gone.write_text(TF1)
+    good.write_text(TF1)
+    candidates = [Candidate(str(gone)), Candidate(str(good))]
+    gone.unlink()
+    results = {r.path: r for r in run(candidates, RunOptions(mode=Mode.WRITE, jobs=1))}
+    assert results[str(gone)].status is Status.FAILED
+    assert results[str(gone)].diagnostics[0].code == "TFM905"
+    assert not gone.exists()
+    assert "strategy.run(step)" in good.read_text()
+
+
+def test_rewrite_that_does_not_compile_is_never_written(tmp_path, monkeypatch):
+    """The safety net under every rule: a broken rule's output is compiled first and refused."""
+    import libcst as cst
+
+    from tf2migrate.rules import registry
+
+    class Broken:
+        def __init__(self, ctx):
+            pass
+
+        def leave_call(self, original, updated):
+            return updated.with_changes(func=cst.Name("not valid"))
+
+    real = registry.plugins
+    monkeypatch.setattr(registry, "plugins", lambda ctx: real(ctx) + [Broken(ctx)])
+    path = tmp_path / "victim.py"
+    path.write_text(TF1)
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 123
+    assert path.read_text() == TF1
+    assert "TFM999" in result.output
+
+
+def test_crashing_rule_reports_internal_error(tmp_path, monkeypatch):
+    from tf2migrate.rules import registry
+
+    class Crash:
+        def __init__(self, ctx):
+            pass
+
+        def leave_call(self, original, updated):
+            raise RuntimeError("boom")
+
+    real = registry.plugins
+    monkeypatch.setattr(registry, "plugins", lambda ctx: real(ctx) + [Crash(ctx)])
+    path = tmp_path / "victim.py"
+    path.write_text(TF1)
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 123
+    assert path.read_text() == TF1
+    assert "TFM999" in result.output and "boom" in result.output
+
+
+@pytest.mark.parametrize("source", [
+    "if (n := 10) > 5:\n    loss = strategy.experimental_run_v2(step)\n",
+    "x = 1\nprint(f'{x=}')\nloss = strategy.experimental_run_v2(step)\n",
+    "match command:\n    case 'train':\n        loss = strategy.experimental_run_v2(step)\n",
+    "",
+    "# only a comment experimental_run_v2\n",
+])
+def test_modern_and_empty_files(tmp_path, source):
+    """tf_upgrade_v2 crashes on the walrus, f"{x=}" and match; we must not."""
+    path = tmp_path / "modern.py"
+    path.write_text(source)
+    result = _invoke("rewrite", "--no-cache", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_text() == source.replace("experimental_run_v2(step)", "run(step)")

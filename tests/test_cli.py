@@ -1,0 +1,212 @@
+"""The command line as a user meets it: modes, exit codes, selection, config, report, cache."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from tf2migrate.cli.app import main
+from tf2migrate.rules.registry import all_infos
+from tests.conftest import ROOT
+
+TF1 = (
+    "import tensorflow.compat.v1 as tf1\n"
+    "import tensorflow as tf\n"
+    "p = tf1.fixed_size_partitioner(3)\n"
+    "loss = strategy.experimental_run_v2(step)\n"
+)
+
+
+def invoke(*args, cwd=None):
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(main, list(args))
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(main, list(args))
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "train.py").write_text(TF1)
+    (tmp_path / "pkg" / "clean.py").write_text("x = 1\n")
+    return tmp_path
+
+
+def test_check_lists_and_writes_nothing(tree):
+    result = invoke("rewrite", "--check", str(tree))
+    assert result.exit_code == 1
+    assert f"would rewrite {tree / 'pkg' / 'train.py'}" in result.output
+    assert "1 file would be rewritten, 1 file unchanged" in result.output
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_check_command_is_rewrite_check(tree):
+    assert invoke("check", str(tree)).exit_code == 1
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_diff_prints_unified_diff_and_writes_nothing(tree):
+    result = invoke("rewrite", "--diff", str(tree))
+    assert result.exit_code == 1
+    assert "-loss = strategy.experimental_run_v2(step)" in result.output
+    assert "+loss = strategy.run(step)" in result.output
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_rewrite_then_nothing_left(tree):
+    first = invoke("rewrite", str(tree))
+    assert first.exit_code == 0, first.output
+    assert "1 file rewritten" in first.output
+    text = (tree / "pkg" / "train.py").read_text()
+    assert "FixedShardsPartitioner(3)" in text and "strategy.run(step)" in text
+    second = invoke("rewrite", "--check", str(tree))
+    assert second.exit_code == 0
+    assert "0 files would be rewritten" in second.output
+
+
+def test_select_family_prefix(tree):
+    invoke("rewrite", "--select", "TFM2", str(tree))
+    text = (tree / "pkg" / "train.py").read_text()
+    assert "FixedShardsPartitioner" in text and "experimental_run_v2" in text
+
+
+def test_ignore_code(tree):
+    invoke("rewrite", "--ignore", "TFM201,TFM999", str(tree))
+    text = (tree / "pkg" / "train.py").read_text()
+    assert "fixed_size_partitioner" in text and "strategy.run(step)" in text
+
+
+def test_exclude_glob(tree):
+    result = invoke("rewrite", "--exclude", "pkg", str(tree))
+    assert result.exit_code == 0
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_default_excludes_virtualenvs(tree):
+    venv = tree / ".venv" / "lib"
+    venv.mkdir(parents=True)
+    (venv / "dep.py").write_text(TF1)
+    invoke("rewrite", str(tree))
+    assert (venv / "dep.py").read_text() == TF1
+
+
+def test_pyproject_config_and_flag_override(tree):
+    (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nselect = ["TFM1"]\n')
+    invoke("rewrite", str(tree / "pkg"))
+    assert "fixed_size_partitioner" in (tree / "pkg" / "train.py").read_text()
+    invoke("rewrite", "--select", "TFM2", str(tree / "pkg"))
+    assert "FixedShardsPartitioner" in (tree / "pkg" / "train.py").read_text()
+
+
+def test_pyproject_unknown_key_is_usage_error(tree):
+    (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nselekt = ["TFM1"]\n')
+    result = invoke("rewrite", str(tree / "pkg"))
+    assert result.exit_code == 2
+    assert "selekt" in result.output
+
+
+def test_force_exclude_applies_config_excludes_to_named_files(tree):
+    (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nexclude = ["pkg"]\n')
+    named = tree / "pkg" / "train.py"
+    invoke("rewrite", "--force-exclude", "pkg/train.py", cwd=tree)
+    assert named.read_text() == TF1
+    invoke("rewrite", "pkg/train.py", cwd=tree)
+    assert "strategy.run" in named.read_text()
+
+
+def test_json_report(tree):
+    report = tree / "report.json"
+    invoke("rewrite", "--check", "--report", str(report), str(tree))
+    data = json.loads(report.read_text())
+    files = {os.path.basename(f["path"]): f for f in data["files"]}
+    assert files["train.py"]["status"] == "changed"
+    assert {d["code"] for d in files["train.py"]["diagnostics"]} == {"TFM101", "TFM201"}
+    assert files["clean.py"]["status"] == "unchanged"
+
+
+def test_remaining_error_diagnostic_exits_1(tmp_path):
+    path = tmp_path / "axis.py"
+    path.write_text("import tensorflow as tf\np = tf.fixed_size_partitioner(3, axis=1)\n")
+    result = invoke("rewrite", str(path))
+    assert result.exit_code == 1
+    assert "TFM204" in result.output
+    assert "1 file needing attention" in result.output
+
+
+def test_missing_path_is_usage_error(tmp_path):
+    assert invoke("rewrite", str(tmp_path / "nope.py")).exit_code == 2
+
+
+def test_rules_lists_every_code():
+    result = invoke("rules")
+    assert result.exit_code == 0
+    listed = {line.split()[0] for line in result.output.splitlines()}
+    assert listed == set(all_infos())
+
+
+@pytest.mark.parametrize("code", sorted(all_infos()))
+def test_explain_every_code(code):
+    result = invoke("explain", code.lower())
+    assert result.exit_code == 0
+    assert result.output.startswith(code)
+    info = all_infos()[code]
+    if info.after:
+        assert "Before:" in result.output and "After:" in result.output
+
+
+def test_explain_unknown_code():
+    assert invoke("explain", "TFM000").exit_code == 2
+
+
+def test_cache_is_keyed_on_content(tree):
+    path = tree / "pkg" / "clean.py"
+    assert invoke("check", str(tree / "pkg")).exit_code == 1
+    invoke("rewrite", str(tree / "pkg"))
+    assert invoke("check", str(tree / "pkg")).exit_code == 0  # now served from the cache
+    path.write_text("loss = strategy.experimental_run_v2(step)\n")  # same size class, new content
+    assert invoke("check", str(tree / "pkg")).exit_code == 1
+
+
+def test_cached_report_only_diagnostics_are_shown_again(tmp_path):
+    path = tmp_path / "axis.py"
+    path.write_text("import tensorflow as tf\np = tf.fixed_size_partitioner(3, axis=1)\n")
+    first = invoke("check", str(path))
+    second = invoke("check", str(path))
+    assert "TFM204" in first.output and "TFM204" in second.output
+    assert first.exit_code == second.exit_code == 1
+
+
+def test_process_pool_gives_the_same_results(tmp_path):
+    for i in range(6):
+        (tmp_path / f"m{i}.py").write_text(TF1)
+    serial = invoke("rewrite", "--diff", "--no-cache", "-j", "1", str(tmp_path))
+    pooled = invoke("rewrite", "--diff", "--no-cache", "-j", "2", str(tmp_path))
+    assert serial.output == pooled.output
+    assert serial.exit_code == pooled.exit_code == 1
+
+
+def test_real_subprocess_never_imports_tensorflow(tree):
+    probe = (
+        "import sys, runpy\n"
+        "sys.argv = ['tf2migrate', 'rewrite', '--no-cache', sys.argv[1]]\n"
+        "try:\n"
+        "    runpy.run_module('tf2migrate', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "assert 'tensorflow' not in sys.modules, 'rewrite imported tensorflow'\n"
+        "print('exit', code)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe, str(tree)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "exit 0" in proc.stdout
+    assert "1 file rewritten" in proc.stderr
+    assert "strategy.run(step)" in (tree / "pkg" / "train.py").read_text()

@@ -1,0 +1,71 @@
+"""`tf2migrate verify ORIGINAL.py [MIGRATED.py]`: train both programs and prove they train the same.
+
+Importing this module imports neither TensorFlow nor the harness: `rewrite` and `check` stay fast, and
+only this command's body pulls the harness in.
+
+Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the variables differ or no training step
+was seen (not equivalent, and not an error of the tool); 2 usage error; 3 a program failed or timed out
+(the tail of its output is printed).
+"""
+import click
+
+
+@click.command("verify")
+@click.argument("original", type=click.Path(exists=True, dir_okay=False))
+@click.argument("migrated", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("--steps", type=click.IntRange(min=1), default=None,
+              help="Stop both programs cleanly after N training steps.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+              help="Seconds each program run may take before it is stopped.")
+@click.option("--cluster", default="local", show_default=True,
+              help="local | mirrored:N | multi-worker:N | ps:W,P | auto")
+@click.option("--original-api", type=click.Choice(["v1", "v2", "auto"]), default="auto", show_default=True,
+              help="v1: run the original in TF1 legacy mode (tensorflow = tensorflow.compat.v1).")
+@click.option("--rtol", type=float, default=None, help="Relative tolerance after step 10 [1e-5].")
+@click.option("--atol", type=float, default=None, help="Absolute tolerance of the first 10 steps [1e-5].")
+@click.option("--mode", type=click.Choice(["exact", "statistical", "auto"]), default="auto", show_default=True,
+              help="auto: exact for deterministic topologies, statistical for asynchronous ones.")
+@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Statistical mode: runs of the original (different seeds) that measure its spread.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for both programs.")
+@click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Start the original from these step-0 values (.npz keyed by variable name).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the result as JSON.")
+@click.option("--junit", "junit_path", type=click.Path(dir_okay=False), default=None, help="Write a JUnit XML report.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              help="Write both loss curves and their relative difference to a PNG (needs matplotlib).")
+def verify(original, migrated, steps, timeout, cluster, original_api, rtol, atol, mode, repeats, seed,
+           init_path, json_path, junit_path, plot_path):
+    """Train ORIGINAL and MIGRATED on a local cluster and compare their losses step by step.
+
+    Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file.
+    """
+    from tf2migrate.harness import api, report
+
+    def progress(line):
+        click.echo(line, err=True)
+
+    try:
+        result = api.verify(original, migrated, steps=steps, timeout=timeout, cluster=cluster,
+                            original_api=original_api, rtol=rtol, atol=atol, mode=mode, repeats=repeats,
+                            seed=seed, init_values=init_path, progress=progress)
+    except api.VerifyUsageError as e:
+        raise click.UsageError(str(e)) from e
+    for d in result.rewrite_diagnostics:
+        click.echo(f"codemod: {d}", err=True)
+    click.echo(report.table(result))
+    for line in report.summary_lines(result):
+        click.echo(line)
+    if json_path:
+        report.write_json(result, json_path)
+    if junit_path:
+        report.write_junit([result], junit_path)
+    if plot_path:
+        from tf2migrate.harness.plot import write_plot
+
+        write_plot(result, plot_path)
+    raise SystemExit(result.exit_code)
+
+
+if __name__ == "__main__":
+    verify()

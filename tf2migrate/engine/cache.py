@@ -33,6 +33,11 @@ def rules_fingerprint(selection, tables_folder: Path) -> str:
     h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy)).encode())
     for path in sorted(tables_folder.glob("*.toml")):
         h.update(path.read_bytes())
+    package = Path(__file__).resolve().parent.parent
+    code = [p for room in ("engine", "rules") for p in (package / room).rglob("*.py")]
+    for path in sorted(code):  # a changed rule module invalidates the cache, not only a new version
+        st = path.stat()
+        h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return h.hexdigest()[:20]
 
 

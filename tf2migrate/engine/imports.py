@@ -69,7 +69,8 @@ class ImportMap:
         if binding is None:
             return None, None
         full = binding.target + ("." + rest if rest else "")
-        literal = "tf" + full[len("tensorflow"):] if full.startswith("tensorflow") else None
+        in_tf = full == "tensorflow" or full.startswith("tensorflow.")
+        literal = "tf" + full[len("tensorflow"):] if in_tf else None
         return literal, canonical_tf(full)
 
     def is_module_alias(self, name: str) -> bool:

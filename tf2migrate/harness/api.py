@@ -118,8 +118,8 @@ def _judge(result):
             return result
     ok, message = compare_variables(result.original.variables, result.migrated.variables)
     if result.original.variables or result.migrated.variables:
-        result.alignment = (f"aligned {len(result.migrated.aligned)} of {len(result.migrated.variables)} migrated "
-                            f"variables to the original's step-0 values; {message}")
+        result.alignment = (f"{len(result.migrated.aligned)} of {len(result.migrated.variables)} migrated variables "
+                            f"started from the original's step-0 values; {message}")
     if not ok:
         result.verdict, result.reason = compare.INCOMPARABLE, message
         return result

@@ -25,7 +25,8 @@ def install_estimator(recorder, model_dir, override=None):
     original_call_model_fn = Estimator._call_model_fn
 
     def _call_model_fn(self, features, labels, mode, config):
-        spec = original_call_model_fn(self, features, labels, mode, config)
+        with tf.compat.v1.variable_creator_scope(_initial_value_creator(override, recorder)):
+            spec = original_call_model_fn(self, features, labels, mode, config)
         if mode == "train" and getattr(spec, "loss", None) is not None:
             losses_by_graph[tf.compat.v1.get_default_graph()] = spec.loss
         return spec
@@ -37,11 +38,9 @@ def install_estimator(recorder, model_dir, override=None):
             self._variables = list(tf.compat.v1.trainable_variables())
             for v in self._variables:
                 recorder.add_variable(v.name, v.shape.as_list())
-            self._assign = _assign_ops(tf, self._variables, override, recorder)
+            self._step = tf.compat.v1.train.get_global_step()
 
         def after_create_session(self, session, coord):
-            if self._assign:
-                session.run(self._assign[0], feed_dict=self._assign[1])
             if recorder.spec.get("init_out") and self._variables:
                 values = session.run(self._variables)
                 recorder.dump_initial_values(zip([v.name for v in self._variables], values))
@@ -49,12 +48,15 @@ def install_estimator(recorder, model_dir, override=None):
         def before_run(self, run_context):
             if recorder.cap_reached():
                 run_context.request_stop()
-            return tf.compat.v1.train.SessionRunArgs(self._loss) if self._loss is not None else None
+            return tf.compat.v1.train.SessionRunArgs((self._loss, self._step)) if self._loss is not None else None
 
         def after_run(self, run_context, run_values):
-            if self._loss is not None:
-                recorder.add_loss(run_values.results, "estimator")
-            if recorder.cap_reached():
+            if self._loss is None:
+                return
+            loss, step = run_values.results
+            recorder.add_loss(loss, "estimator")
+            # --steps counts the global step: in a TF1 cluster every trainer task adds to it
+            if recorder.cap_reached() or (recorder.max_steps and step is not None and step >= recorder.max_steps):
                 run_context.request_stop()
 
     original_train = Estimator.train
@@ -86,19 +88,27 @@ def install_estimator(recorder, model_dir, override=None):
     _speed_up_distributed_estimator()
 
 
-def _assign_ops(tf, variables, override, recorder):
-    """Built in `begin` (the graph is finalized afterwards), run once the session exists."""
-    if override is None:
-        return None
-    ops, feed = [], {}
-    for v in variables:
-        value = override.take(v.name.split(":")[0], tuple(v.shape.as_list()))
+def _initial_value_creator(override, recorder):
+    """Give matching trainable variables the user's step-0 value as their *initializer*, so every task of a
+    TF1 cluster starts from it (assigning after initialisation would race with the workers)."""
+
+    def creator(next_creator, **kwargs):
+        name = kwargs.get("name")
+        if override is None or not kwargs.get("trainable", True) or name is None:
+            return next_creator(**kwargs)
+        shape = kwargs.get("shape")
+        initial = kwargs.get("initial_value")
+        if shape is None and initial is not None and not callable(initial):
+            shape = initial.shape
+        if shape is None:
+            return next_creator(**kwargs)
+        value = override.take(str(name), tuple(shape.as_list() if hasattr(shape, "as_list") else shape))
         if value is not None:
-            ph = tf.compat.v1.placeholder(v.dtype.base_dtype, v.shape)
-            ops.append(v.assign(ph))
-            feed[ph] = value
-            recorder.aligned.append(v.name.split(":")[0])
-    return (ops, feed) if ops else None
+            kwargs["initial_value"] = value
+            recorder.aligned.append(str(name))
+        return next_creator(**kwargs)
+
+    return creator
 
 
 def _speed_up_distributed_estimator():

@@ -66,6 +66,12 @@ def statistical(original_runs, migrated, rtol=1e-5, atol=1e-5):
     stats = [summary(r) for r in original_runs]
     mine = summary(migrated)
     details, failures = {}, []
+    counts = [len(r) for r in original_runs]
+    slack = max(1, round(0.1 * max(counts)))
+    details["steps"] = {"original_runs": counts, "migrated": len(migrated)}
+    if not min(counts) - slack <= len(migrated) <= max(counts) + slack:
+        failures.append(f"the migrated program trained {len(migrated)} steps, the original {min(counts)} to "
+                        f"{max(counts)} (a TF1 cluster's tasks each read the whole input)")
     for key in ("final_loss", "decrease"):
         values = [s[key] for s in stats]
         lo, hi = min(values), max(values)

@@ -49,6 +49,9 @@ def summary_lines(result):
     lines = [f"verdict: {result.verdict} - {result.reason}"]
     if result.alignment:
         lines.append(f"aligned: {result.alignment}")
+    notes = [n for s in (result.original, result.migrated) if s for n in s.notes]
+    if notes:
+        lines.append("notes: " + "; ".join(dict.fromkeys(notes)))
     if result.failed_side:
         side = result.original if result.failed_side == "original" else result.migrated
         lines.append(f"--- tail of the {result.failed_side} program's output ---")

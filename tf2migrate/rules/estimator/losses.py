@@ -1,0 +1,87 @@
+"""The `model_fn` loss -> the `loss` argument of `compile`.
+
+TF1's `tf1.losses.*` reduce with SUM_BY_NONZERO_WEIGHTS, which with the default `weights=1.0` is the
+mean over every element: what Keras's default SUM_OVER_BATCH_SIZE losses compute for a batch of
+same-shaped examples. Logits-based TF1 losses become the Keras class with `from_logits=True`.
+`tf.reduce_mean(tf.nn.*_cross_entropy_with_logits(...))` is the same loss written by hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+
+# canonical TF1 name -> (TF1 parameters, label param, prediction param, Keras loss, extra params kept)
+TF1_LOSSES = {
+    "tf.losses.mean_squared_error": (("labels", "predictions", "weights", "scope", "loss_collection", "reduction"),
+                                     "labels", "predictions", '"mse"', ()),
+    "tf.losses.absolute_difference": (("labels", "predictions", "weights", "scope", "loss_collection", "reduction"),
+                                      "labels", "predictions", '"mae"', ()),
+    "tf.losses.huber_loss": (("labels", "predictions", "weights", "delta", "scope", "loss_collection", "reduction"),
+                             "labels", "predictions", "Huber", ("delta",)),
+    "tf.losses.sparse_softmax_cross_entropy": (("labels", "logits", "weights", "scope", "loss_collection",
+                                                "reduction"), "labels", "logits", "SparseCategoricalCrossentropy", ()),
+    "tf.losses.softmax_cross_entropy": (("onehot_labels", "logits", "weights", "label_smoothing", "scope",
+                                         "loss_collection", "reduction"), "onehot_labels", "logits",
+                                        "CategoricalCrossentropy", ("label_smoothing",)),
+    "tf.losses.sigmoid_cross_entropy": (("multi_class_labels", "logits", "weights", "label_smoothing", "scope",
+                                         "loss_collection", "reduction"), "multi_class_labels", "logits",
+                                        "BinaryCrossentropy", ("label_smoothing",)),
+    "tf.losses.log_loss": (("labels", "predictions", "weights", "epsilon", "scope", "loss_collection", "reduction"),
+                           "labels", "predictions", "BinaryCrossentropy", ()),
+}
+TF1_DEFAULT_KEPT = {"epsilon": 1e-7}
+BY_HAND = {  # tf.nn.*_with_logits inside tf.reduce_mean
+    "tf.nn.sparse_softmax_cross_entropy_with_logits": "SparseCategoricalCrossentropy",
+    "tf.nn.softmax_cross_entropy_with_logits": "CategoricalCrossentropy",
+    "tf.nn.softmax_cross_entropy_with_logits_v2": "CategoricalCrossentropy",
+    "tf.nn.sigmoid_cross_entropy_with_logits": "BinaryCrossentropy",
+}
+HAND_PARAMS = ("_sentinel", "labels", "logits", "dim", "name", "axis")
+IGNORED = ("scope", "loss_collection")
+
+
+@dataclass
+class Loss:
+    keras: str  # '"mse"' or a tf.keras.losses class name
+    labels: cst.BaseExpression
+    output: cst.BaseExpression  # the tensor the loss is computed on: must be the model's output
+    from_logits: bool
+    extra: dict  # keyword -> expression (delta, label_smoothing)
+    node: cst.CSTNode
+
+    def render(self, tf) -> str:
+        if self.keras.startswith('"'):
+            return self.keras
+        args = ["from_logits=True"] if self.from_logits else []
+        args += [f"{k}={v}" for k, v in self.extra.items()]
+        return f"{tf('tf.keras.losses.' + self.keras)}({', '.join(args)})"
+
+
+def read_loss(call: cst.Call, ctx, source) -> Optional[Loss]:
+    """The Keras loss for a TF1 loss call, None if `call` is no loss; raises Unreadable if not convertible."""
+    _, canonical = ctx.resolve(call.func)
+    if canonical in TF1_LOSSES:
+        params, lab, pred, keras, kept = TF1_LOSSES[canonical]
+        bound = bind(call, params, canonical)
+        for name in ("weights", "reduction"):
+            if name in bound and not (name == "weights" and literal(bound[name]) in (1, 1.0)):
+                raise Unreadable(bound[name], f"`{canonical}({name}=...)`: use sample weights or a Keras "
+                                 "reduction by hand")
+        if "epsilon" in bound and literal(bound["epsilon"]) != TF1_DEFAULT_KEPT["epsilon"]:
+            raise Unreadable(bound["epsilon"], "`log_loss` with a non-default epsilon has no Keras equivalent")
+        extra = {k: source(bound[k]) for k in kept if k in bound}
+        return Loss(keras, bound[lab], bound[pred], pred == "logits", extra, call)
+    if canonical in ("tf.reduce_mean", "tf.math.reduce_mean") and len(call.args) == 1:
+        inner = call.args[0].value
+        if isinstance(inner, cst.Call):
+            _, inner_name = ctx.resolve(inner.func)
+            if inner_name in BY_HAND:
+                bound = bind(inner, HAND_PARAMS, inner_name)
+                if "labels" not in bound or "logits" not in bound or set(bound) - {"labels", "logits", "name"}:
+                    raise Unreadable(inner, f"`{inner_name}` needs labels= and logits= only")
+                return Loss(BY_HAND[inner_name], bound["labels"], bound["logits"], True, {}, call)
+    return None

@@ -1,0 +1,215 @@
+"""Read a `model_fn` into a `ModelPlan`: the Keras layers, loss, optimizer, metrics and predictions.
+
+The body is read statement by statement, keeping what each local name holds (a layer output, the
+loss, the optimizer...). Anything outside what converts is collected as a blocker with its node, and
+the forward pass (the statements before the loss) is remembered so the shim can keep it verbatim.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import forward
+from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.losses import read_loss
+from tf2migrate.rules.estimator.metrics import read_metric
+from tf2migrate.rules.estimator.optimizers import read_optimizer
+from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
+
+SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs", "training_chief_hooks",
+               "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks")
+ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
+
+
+@dataclass
+class ModelPlan:
+    node: cst.FunctionDef
+    chain: forward.Chain
+    loss: object = None
+    optimizer: object = None
+    schedule: object = None
+    metrics: list = field(default_factory=list)
+    predictions: Optional[cst.BaseExpression] = None  # the PREDICT dict (or tensor)
+    uses_params: bool = False
+    blockers: list = field(default_factory=list)  # Unreadable
+    notes: list = field(default_factory=list)  # (node, code, message)
+    loss_index: int = -1  # index of the loss statement in the body
+
+    def block(self, node, message):
+        self.blockers.append(Unreadable(node, message))
+
+
+def _mode_branch(stmt, ctx) -> Optional[str]:
+    """'PREDICT' / 'EVAL' / 'TRAIN' for `if mode == tf1.estimator.ModeKeys.X:` without else, else None."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return None
+    test = stmt.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return None
+    left, right = test.left, test.comparisons[0].comparator
+    if isinstance(right, cst.Name) and right.value == "mode":
+        left, right = right, left
+    if not (isinstance(left, cst.Name) and left.value == "mode"):
+        return None
+    canonical = ctx.resolve(right)[1] or ""
+    key = canonical.rpartition(".")[2] if canonical.startswith("tf.estimator.ModeKeys.") else None
+    return key if key in ("PREDICT", "EVAL", "TRAIN") else None
+
+
+def _spec_call(expr, ctx) -> Optional[dict]:
+    if isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] == "tf.estimator.EstimatorSpec":
+        return bind(expr, SPEC_PARAMS, "EstimatorSpec")
+    return None
+
+
+def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
+    params = [p.name.value for p in fn.params.params]
+    plan = ModelPlan(fn, forward.Chain())
+    if fn.params.star_arg or fn.params.star_kwarg or set(params) - ALLOWED_PARAMS or "features" not in params:
+        plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params): convert by hand")
+        return plan
+    plan.uses_params = "params" in params
+    body = list(fn.body.body)
+    if body and _docstring(body[0]):
+        body = body[1:]
+    reader = _Reader(plan, ctx)
+    for index, stmt in enumerate(body):
+        try:
+            reader.statement(stmt, index)
+        except Unreadable as problem:
+            plan.blockers.append(problem)
+    if plan.loss is None and not plan.blockers:
+        plan.block(fn.name, "no TF1 loss found in model_fn: convert it by hand")
+    if plan.optimizer is None and not plan.blockers:
+        plan.block(fn.name, "no `optimizer.minimize(loss)` found in model_fn: convert it by hand")
+    return plan
+
+
+def _docstring(stmt) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+class _Reader:
+    def __init__(self, plan: ModelPlan, ctx) -> None:
+        self.plan, self.ctx = plan, ctx
+        self.env: dict = {}  # local name -> ("optimizer", o) | ("schedule", s) | ("step",) | ("metric", m) ...
+        self.step_names: set = set()
+
+    def statement(self, stmt, index) -> None:
+        branch = _mode_branch(stmt, self.ctx)
+        if branch is not None:
+            for inner in stmt.body.body:
+                self.statement(inner, index)
+            return
+        if isinstance(stmt, cst.With):
+            return forward.read_with(stmt, self.plan, self.ctx, self)
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+            raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
+        small = stmt.body[0]
+        if isinstance(small, cst.Return):
+            return self.returned(small)
+        if isinstance(small, cst.Expr) and _summary(small.value, self.ctx):
+            self.plan.notes.append((small, "TFM306", "TF1 summary dropped: use tf.keras.callbacks.TensorBoard"))
+            return None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)):
+            raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
+        self.assign(small.targets[0].target.value, small.value, stmt, index)
+
+    def assign(self, name, value, stmt, index) -> None:
+        ctx, plan = self.ctx, self.plan
+        if isinstance(value, cst.Call):
+            if ctx.resolve(value.func)[1] in GLOBAL_STEP and not value.args:
+                self.step_names.add(name)
+                return
+            loss = read_loss(value, ctx, self.source)
+            if loss is not None:
+                plan.loss, plan.loss_index = loss, index
+                self.env[name] = ("loss",)
+                return
+            opt = read_optimizer(value, ctx)
+            if opt is not None:
+                self.env[name] = ("optimizer", opt)
+                return
+            sched = read_schedule(value, ctx, self.step_names)
+            if sched is not None:
+                self.env[name] = ("schedule", sched)
+                return
+            if self.minimize(name, value):
+                return
+            if isinstance(value.func, cst.Attribute) and (ctx.resolve(value.func)[1] or "").startswith("tf.metrics."):
+                self.env[name] = ("metric", value)
+                return
+        if isinstance(value, cst.Dict) and plan.loss is not None:
+            self.env[name] = ("metrics", value)
+            return
+        if plan.loss is not None:
+            raise Unreadable(stmt, "statement after the loss not understood: convert the Estimator by hand")
+        forward.read_assign(name, value, stmt, plan, ctx)
+
+    def minimize(self, name, call) -> bool:
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "minimize"):
+            return False
+        held = self.env.get(func.value.value) if isinstance(func.value, cst.Name) else None
+        if held is None or held[0] != "optimizer":
+            raise Unreadable(call, "`minimize` on something not built from a TF1 optimizer: convert by hand")
+        bound = bind(call, ("loss", "global_step", "var_list", "gate_gradients", "aggregation_method",
+                            "colocate_gradients_with_ops", "name", "grad_loss"), "minimize")
+        if set(bound) - {"loss", "global_step", "name"}:
+            raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
+        if self.env.get(getattr(bound["loss"], "value", None)) != ("loss",):
+            raise Unreadable(call, "`minimize` of something other than the model_fn's loss: convert by hand")
+        opt = held[1]
+        if isinstance(opt.learning_rate, cst.Name) and self.env.get(opt.learning_rate.value, ("",))[0] == "schedule":
+            self.plan.schedule = self.env[opt.learning_rate.value][1]
+        elif isinstance(opt.learning_rate, cst.Call):
+            self.plan.schedule = read_schedule(opt.learning_rate, self.ctx, self.step_names)
+        self.plan.optimizer = opt
+        self.env[name] = ("train_op",)
+        return True
+
+    def returned(self, ret: cst.Return) -> None:
+        spec = _spec_call(ret.value, self.ctx)
+        if spec is None:
+            raise Unreadable(ret, "model_fn returns something other than an EstimatorSpec: convert by hand")
+        for key in ("training_chief_hooks", "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):
+            if key in spec:
+                raise Unreadable(spec[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
+        if "predictions" in spec:
+            self.plan.predictions = spec["predictions"]
+        if "eval_metric_ops" in spec:
+            self.metrics(spec["eval_metric_ops"])
+
+    def metrics(self, expr) -> None:
+        if isinstance(expr, cst.Name) and self.env.get(expr.value, ("",))[0] == "metrics":
+            expr = self.env[expr.value][1]
+        if not isinstance(expr, cst.Dict):
+            raise Unreadable(expr, "eval_metric_ops that is not a dict literal: convert by hand")
+        self.plan.metrics = []
+        for el in expr.elements:
+            if not isinstance(el, cst.DictElement):
+                raise Unreadable(el, "eval_metric_ops with ** unpacking: convert by hand")
+            value = el.value
+            if isinstance(value, cst.Name) and self.env.get(value.value, ("",))[0] == "metric":
+                value = self.env[value.value][1]
+            metric = read_metric(el.key, value, self.ctx, self.source, self.output_kind)
+            if metric is not None:
+                self.plan.metrics.append(metric)
+
+    def output_kind(self, expr):
+        if isinstance(expr, cst.Name) and self.env.get(expr.value) == ("loss",):
+            return "loss"
+        return self.plan.chain.kind_of(expr, self.ctx)
+
+    @staticmethod
+    def source(node) -> str:
+        return cst.Module([]).code_for_node(node)
+
+
+def _summary(expr, ctx) -> bool:
+    return isinstance(expr, cst.Call) and (ctx.resolve(expr.func)[1] or "").startswith("tf.summary.")

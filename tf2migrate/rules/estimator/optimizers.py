@@ -1,0 +1,92 @@
+"""TF1 optimizers -> Keras optimizers with TF1's numbers spelled out (api-mapping.md section 4).
+
+Keras defaults differ from TF1's where it matters: Adagrad adds `epsilon=1e-7` (TF1 adds none),
+Adam and Adadelta use `epsilon=1e-7` (TF1 1e-8: 5.6 % and 50 % off after 400 steps), and RMSprop starts
+its mean-square slot at 0 where TF1 starts it at 1.0 (82 % off). So every converted optimizer states
+TF1's values, and RMSProp becomes `RMSpropTF1`, a four-line subclass that starts the slot at 1.0.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import bind
+
+COMMON = ("use_locking", "name")
+# canonical -> (TF1 parameters, Keras class, {TF1 param: Keras keyword}, {Keras keyword: TF1 default to spell out})
+TF1_OPTIMIZERS = {
+    "tf.train.GradientDescentOptimizer": (("learning_rate",) + COMMON, "SGD", {}, {}),
+    "tf.train.MomentumOptimizer": (("learning_rate", "momentum") + COMMON + ("use_nesterov",), "SGD",
+                                   {"momentum": "momentum", "use_nesterov": "nesterov"}, {}),
+    "tf.train.AdagradOptimizer": (("learning_rate", "initial_accumulator_value") + COMMON, "Adagrad",
+                                  {"initial_accumulator_value": "initial_accumulator_value"},
+                                  {"initial_accumulator_value": "0.1", "epsilon": "0.0"}),
+    "tf.train.AdamOptimizer": (("learning_rate", "beta1", "beta2", "epsilon") + COMMON, "Adam",
+                               {"beta1": "beta_1", "beta2": "beta_2", "epsilon": "epsilon"}, {"epsilon": "1e-8"}),
+    "tf.train.AdadeltaOptimizer": (("learning_rate", "rho", "epsilon") + COMMON, "Adadelta",
+                                   {"rho": "rho", "epsilon": "epsilon"}, {"rho": "0.95", "epsilon": "1e-8"}),
+    "tf.train.RMSPropOptimizer": (("learning_rate", "decay", "momentum", "epsilon") + COMMON + ("centered",),
+                                  "RMSpropTF1", {"decay": "rho", "momentum": "momentum", "epsilon": "epsilon",
+                                                 "centered": "centered"}, {"rho": "0.9", "epsilon": "1e-10"}),
+    "tf.train.FtrlOptimizer": (("learning_rate", "learning_rate_power", "initial_accumulator_value",
+                                "l1_regularization_strength", "l2_regularization_strength") + COMMON
+                               + ("accum_name", "linear_name", "l2_shrinkage_regularization_strength", "beta"),
+                               "Ftrl", {k: k for k in ("learning_rate_power", "initial_accumulator_value",
+                                                       "l1_regularization_strength", "l2_regularization_strength",
+                                                       "l2_shrinkage_regularization_strength", "beta")}, {}),
+}
+DEFAULT_LR = {"tf.train.AdamOptimizer": "0.001", "tf.train.AdadeltaOptimizer": "0.001"}
+DROPPED = {"use_locking", "name", "accum_name", "linear_name"}
+
+RMSPROP_TF1 = '''class RMSpropTF1({tf}.keras.optimizers.RMSprop):
+{i}"""RMSprop whose mean-square slot starts at 1.0, as in tf.compat.v1.train.RMSPropOptimizer."""
+
+{i}def add_variable_from_reference(self, model_variable, variable_name, shape=None, initial_value=None):
+{i}{i}if variable_name == "velocity":
+{i}{i}{i}initial_value = {tf}.ones(model_variable.shape, dtype=model_variable.dtype)
+{i}{i}return super().add_variable_from_reference(model_variable, variable_name, shape, initial_value)
+'''
+
+
+@dataclass
+class Optimizer:
+    canonical: str
+    keras: str
+    learning_rate: object  # expression node, or a default string
+    keywords: dict = field(default_factory=dict)  # Keras keyword -> expression node or source string
+    node: cst.CSTNode = None
+
+    @property
+    def needs_compat_class(self) -> bool:
+        return self.keras == "RMSpropTF1"
+
+    def render(self, tf, source, learning_rate: str) -> str:
+        cls = self.keras if self.needs_compat_class else tf("tf.keras.optimizers." + self.keras)
+        args = [learning_rate] + [f"{k}={v if isinstance(v, str) else source(v)}" for k, v in self.keywords.items()]
+        return f"{cls}({', '.join(args)})"
+
+
+def read_optimizer(call: cst.Call, ctx):
+    """The Keras optimizer for a TF1 optimizer constructor, or None; raises Unreadable."""
+    _, canonical = ctx.resolve(call.func)
+    if canonical not in TF1_OPTIMIZERS:
+        return None
+    params, keras, renames, spelled = TF1_OPTIMIZERS[canonical]
+    bound = bind(call, params, canonical)
+    lr = bound.get("learning_rate", DEFAULT_LR.get(canonical))
+    keywords = {}
+    for name, value in bound.items():
+        if name in renames:
+            keywords[renames[name]] = value
+    for keyword, default in spelled.items():
+        keywords.setdefault(keyword, default)
+    if lr is None:
+        from tf2migrate.rules.estimator.args import Unreadable
+
+        raise Unreadable(call, f"`{canonical}` without a learning rate")
+    return Optimizer(canonical, keras, lr, keywords, call)
+
+
+def compat_class(tf_alias: str, indent: str) -> str:
+    return RMSPROP_TF1.format(tf=tf_alias, i=indent)

@@ -1,0 +1,67 @@
+"""Source text for kept TF1 expressions, with the names that mean the same in TF2 spelled through `tf`.
+
+Input functions, layer arguments and prediction code are copied from the original; a `tf1.data.Dataset`
+there works in TF2, but the migrated file reads better (and can drop `compat.v1`) when it says
+`tf.data.Dataset`. Only names whose TF1 and TF2 meaning is identical are respelled; a call that passes
+a TF1-only keyword (`keep_dims`, `dimension`) keeps its compat spelling.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.engine.imports import dotted
+
+_EMPTY = cst.Module(body=[])
+SAME_PREFIXES = ("tf.data.", "tf.math.", "tf.keras.", "tf.random.", "tf.feature_column.numeric_column",
+                 "tf.distribute.")
+SAME_NAMES = frozenset(
+    "tf." + n for n in (
+        "nn.relu nn.relu6 nn.elu nn.selu nn.sigmoid nn.tanh nn.softmax nn.softplus nn.softsign nn.leaky_relu "
+        "nn.swish nn.gelu nn.log_softmax float16 float32 float64 int32 int64 bool string cast reshape constant "
+        "ones zeros shape squeeze expand_dims concat stack sigmoid tanh newaxis identity range one_hot argmax "
+        "argmin matmul square sqrt exp abs maximum minimum where equal round"
+    ).split()
+)
+TF1_ONLY_KEYWORDS = frozenset({"keep_dims", "dimension", "reduction_indices", "axis_name", "dim"})
+
+
+def same_in_tf2(canonical: str) -> bool:
+    return canonical in SAME_NAMES or canonical.startswith(SAME_PREFIXES)
+
+
+def source(node: cst.CSTNode) -> str:
+    return _EMPTY.code_for_node(node)
+
+
+class _Respell(cst.CSTTransformer):
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self._keep: set = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if any(a.keyword is not None and a.keyword.value in TF1_ONLY_KEYWORDS for a in node.args):
+            self._keep.add(id(node.func))
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return self._target(node) is None
+
+    def _target(self, node):
+        if id(node) in self._keep or dotted(node) is None:
+            return None
+        literal, canonical = self.ctx.imports.resolve(node)
+        if canonical and ".compat." in (literal or "") and same_in_tf2(canonical):
+            return canonical
+        return None
+
+    def leave_Attribute(self, original, updated):
+        canonical = self._target(original)
+        return self.ctx.emit.attribute(canonical) if canonical else updated
+
+
+def respell(node: cst.CSTNode, ctx) -> cst.CSTNode:
+    """`node` with TF1 spellings of TF2-identical names written through the file's `tf` alias."""
+    return node.visit(_Respell(ctx))
+
+
+def text(node: cst.CSTNode, ctx) -> str:
+    return source(respell(node, ctx))

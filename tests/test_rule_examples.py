@@ -33,12 +33,12 @@ def test_example_untouched_when_rule_ignored(info):
 
 
 @pytest.mark.parametrize("info", INFOS, ids=lambda i: i.code)
-def test_example_untouched_when_line_suppressed(info):
-    skipped = "# tf2migrate: skip-file[%s]\n%s" % (info.code, info.before)
-    result = rewrite_text(skipped, "example.py")
+def test_suppression_comment_equals_ignoring_the_rule(info):
+    header = "# tf2migrate: skip-file[%s]\n" % info.code
+    result = rewrite_text(header + info.before, "example.py")
     assert info.code not in {d.code for d in result.diagnostics}
-    if info.after:
-        assert result.code == skipped
+    ignored = rewrite_text(info.before, "example.py", Selection(ignore=(info.code,)))
+    assert result.code == header + ignored.code
 
 
 def test_report_only_rules_say_so():

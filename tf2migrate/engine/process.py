@@ -64,18 +64,47 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
+    words = set(pattern.findall(src.text))
+    tree = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(src.text, filename=path)
+            if words or not _compiles(src.text, path):
+                tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
-    if not pattern.search(src.text):
+    if not words or (all(w.isidentifier() for w in words) and words.isdisjoint(_identifiers(tree))):
         return src, FileResult(path, Status.UNCHANGED)
     return src, None
+
+
+def _compiles(text: str, path: str) -> bool:
+    """A syntax check cheaper than `ast.parse` (no Python AST objects are built). Any failure is
+    answered by `ast.parse` instead, so a file is judged exactly as before."""
+    try:
+        compile(text, path, "exec", dont_inherit=True)
+        return True
+    except Exception:  # SyntaxError, but also compile-only errors: ast.parse decides
+        return False
+
+
+def _identifiers(tree) -> set:
+    """Every name the code spells (names, attributes, imported modules, definitions, keywords),
+    none of its string literals or comments: a trigger word that only appears there needs no LibCST."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is str:
+                names.update(value.split("."))
+            elif type(value) is list:
+                names.update(part for item in value if type(item) is str for part in item.split("."))
+    return names
 
 
 def _looks_py2(exc: SyntaxError) -> bool:

@@ -24,9 +24,11 @@ class Traversal(cst.CSTTransformer):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._not_refs.add(id(node.name))
         self.ctx.scopes.append(function_locals(node))
+        self.ctx.functions.append(node)
 
     def leave_FunctionDef(self, original, updated):
         self.ctx.scopes.pop()
+        self.ctx.functions.pop()
         return updated
 
     def visit_Lambda(self, node: cst.Lambda) -> None:

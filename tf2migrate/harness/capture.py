@@ -6,6 +6,8 @@ SessionRunHook that fetches it with every step; `after_create_session` (variable
 step 1) is where the step-0 values are dumped. Session loops: `Optimizer.minimize` remembers which loss
 belongs to which train op, and `Session.run` adds that loss to its fetches.
 """
+import os
+import time
 import weakref
 
 from tf2migrate.harness.recorder import StepCapReached
@@ -41,6 +43,7 @@ def install_estimator(recorder, model_dir, override=None):
             self._step = tf.compat.v1.train.get_global_step()
 
         def after_create_session(self, session, coord):
+            _wait_for_chief(recorder.spec)
             if recorder.spec.get("init_out") and self._variables:
                 values = session.run(self._variables)
                 recorder.dump_initial_values(zip([v.name for v in self._variables], values))
@@ -86,6 +89,17 @@ def install_estimator(recorder, model_dir, override=None):
     Estimator.train = train
     Estimator.__init__ = __init__
     _speed_up_distributed_estimator()
+
+
+def _wait_for_chief(spec):
+    """A TF1 worker may train as soon as the chief has initialised the variables; it waits until the
+    chief has also read their step-0 values, or the dump would contain a worker's first update."""
+    path = spec.get("wait_init")
+    if not path:
+        return
+    deadline = time.time() + spec.get("wait_timeout", 600)
+    while not os.path.exists(path) and time.time() < deadline:
+        time.sleep(0.02)
 
 
 def _initial_value_creator(override, recorder):

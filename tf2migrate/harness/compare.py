@@ -70,8 +70,9 @@ def statistical(original_runs, migrated, rtol=1e-5, atol=1e-5):
     slack = max(1, round(0.1 * max(counts)))
     details["steps"] = {"original_runs": counts, "migrated": len(migrated)}
     if not min(counts) - slack <= len(migrated) <= max(counts) + slack:
-        failures.append(f"the migrated program trained {len(migrated)} steps, the original {min(counts)} to "
-                        f"{max(counts)} (a TF1 cluster's tasks each read the whole input)")
+        span = f"{min(counts)}" if min(counts) == max(counts) else f"{min(counts)} to {max(counts)}"
+        failures.append(f"the migrated program trained {len(migrated)} steps, the original {span} "
+                        f"(in a TF1 cluster every trainer task reads the whole input)")
     for key in ("final_loss", "decrease"):
         values = [s[key] for s in stats]
         lo, hi = min(values), max(values)

@@ -59,6 +59,7 @@ def _estimator_cluster(label, base, topology, workdir):
                         results=_path(workdir, label, name, "results.json"), workdir=_mkdir(workdir, label, name))
             if job != "chief":
                 spec["init_out"] = spec["init_override"] = None
+                spec["wait_init"] = base["init_out"]
             if job == "ps":
                 spec["serve"] = {"cluster": cluster, "job": "ps", "index": i}
             spec["ports"] = [int(a.rsplit(":", 1)[1]) for a in addresses][i:i + 1]

@@ -102,6 +102,9 @@ class Side:
         # A TF1 cluster trains on every trainer task: the steps of all of them, in the order they ran.
         merged = outs if self.merge_trainers else outs[:1]
         steps = sorted((tm, loss) for o in merged if o for tm, loss in zip(o.get("times", []), o.get("losses", [])))
+        cap = trainers[0].spec.get("max_steps")
+        if cap:  # asynchronous trainers overshoot a global-step cap by up to one step each
+            steps = steps[:cap]
         tail_task = failed_task or trainers[0]
         error = (main.get("error") or "") if failed_task is None else _error_of(failed_task, outs[trainers.index(failed_task)])
         return SideResult(

@@ -10,13 +10,20 @@ import re
 
 from tf2migrate.rules.auto_shard import AutoShard
 from tf2migrate.rules.call_for_each_replica import CallForEachReplica
+from tf2migrate.rules.custom_loops.loss_scaling import LossScaling
+from tf2migrate.rules.custom_loops.scope import OutsideScope
+from tf2migrate.rules.dist_input.plugin import DistributedInput
 from tf2migrate.rules.embedding_lookup import EmbeddingLookupStrategy
+from tf2migrate.rules.estimator.plugin import EstimatorToKeras
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
 from tf2migrate.rules.tables import load_tables
 
-CODE_RULES = (MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy)
+CODE_RULES = (
+    MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
+    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
+)
 
 
 def plugins(ctx) -> list:

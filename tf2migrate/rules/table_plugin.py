@@ -76,6 +76,8 @@ class TablePlugin(Plugin):
             code = blocker.code or rule.info.code
             self.ctx.report(blocker.node, code, _blocked(blocker, code, rule, self.ctx.infos), fixable=False)
             return updated
+        if method is not None and rule.methods[method] == method and _same_args(args, updated.args):
+            return updated  # e.g. `reduce(..., axis=None)` already has what the rule adds
         if not self.ctx.report(original, rule.info.code):
             return updated
         if method is None:
@@ -83,6 +85,10 @@ class TablePlugin(Plugin):
         else:
             func = updated.func.with_changes(attr=cst.Name(rule.methods[method]))
         return updated.with_changes(func=func, args=args)
+
+
+def _same_args(new, old) -> bool:
+    return len(new) == len(old) and all(a.deep_equals(b) for a, b in zip(new, old))
 
 
 def _blocked(blocker, code: str, rule: TableRule, infos: dict) -> str:

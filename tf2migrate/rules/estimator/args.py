@@ -13,10 +13,11 @@ import libcst as cst
 class Unreadable(Exception):
     """The call cannot be bound: the message says why (it becomes the blocking diagnostic)."""
 
-    def __init__(self, node: cst.CSTNode, message: str) -> None:
+    def __init__(self, node: cst.CSTNode, message: str, code: Optional[str] = None) -> None:
         super().__init__(message)
         self.node = node
         self.message = message
+        self.code = code
 
 
 def bind(call: cst.Call, params: tuple, label: str) -> dict:

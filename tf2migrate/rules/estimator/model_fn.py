@@ -33,9 +33,11 @@ class ModelPlan:
     metrics: list = field(default_factory=list)
     predictions: Optional[cst.BaseExpression] = None  # the PREDICT dict (or tensor)
     uses_params: bool = False
-    blockers: list = field(default_factory=list)  # Unreadable
+    blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
+    forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
     loss_index: int = -1  # index of the loss statement in the body
+    forward_indices: list = field(default_factory=list)  # body indices of the statements before the loss
 
     def block(self, node, message):
         self.blockers.append(Unreadable(node, message))
@@ -68,7 +70,8 @@ def _spec_call(expr, ctx) -> Optional[dict]:
 def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
     params = [p.name.value for p in fn.params.params]
     plan = ModelPlan(fn, forward.Chain())
-    if fn.params.star_arg or fn.params.star_kwarg or set(params) - ALLOWED_PARAMS or "features" not in params:
+    if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
+            or set(params) - ALLOWED_PARAMS or "features" not in params:
         plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params): convert by hand")
         return plan
     plan.uses_params = "params" in params
@@ -77,11 +80,13 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
         body = body[1:]
     reader = _Reader(plan, ctx)
     for index, stmt in enumerate(body):
+        if plan.loss is None:
+            plan.forward_indices.append(index + (len(fn.body.body) - len(body)))
         try:
             reader.statement(stmt, index)
         except Unreadable as problem:
-            plan.blockers.append(problem)
-    if plan.loss is None and not plan.blockers:
+            (plan.blockers if plan.loss is not None else plan.forward_blockers).append(problem)
+    if plan.loss is None and not plan.blockers and not plan.forward_blockers:
         plan.block(fn.name, "no TF1 loss found in model_fn: convert it by hand")
     if plan.optimizer is None and not plan.blockers:
         plan.block(fn.name, "no `optimizer.minimize(loss)` found in model_fn: convert it by hand")
@@ -130,6 +135,14 @@ class _Reader:
             if loss is not None:
                 plan.loss, plan.loss_index = loss, index
                 self.env[name] = ("loss",)
+                if not plan.forward_blockers:
+                    plan.chain.finish(loss.output)
+                elif isinstance(loss.output, cst.Name):
+                    plan.chain.output = loss.output.value
+                return
+            if _update_ops(value, ctx):
+                self.env[name] = ("update_ops",)
+                plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))
                 return
             opt = read_optimizer(value, ctx)
             if opt is not None:
@@ -209,6 +222,11 @@ class _Reader:
     @staticmethod
     def source(node) -> str:
         return cst.Module([]).code_for_node(node)
+
+
+def _update_ops(call, ctx) -> bool:
+    return (ctx.resolve(call.func)[1] == "tf.get_collection" and len(call.args) == 1
+            and ctx.resolve(call.args[0].value)[1] == "tf.GraphKeys.UPDATE_OPS")
 
 
 def _summary(expr, ctx) -> bool:

@@ -12,8 +12,7 @@ import libcst as cst
 from tf2migrate.engine.imports import dotted
 
 _EMPTY = cst.Module(body=[])
-SAME_PREFIXES = ("tf.data.", "tf.math.", "tf.keras.", "tf.random.", "tf.feature_column.numeric_column",
-                 "tf.distribute.")
+SAME_PREFIXES = ("tf.data.", "tf.math.", "tf.keras.", "tf.random.", "tf.feature_column.numeric_column")
 SAME_NAMES = frozenset(
     "tf." + n for n in (
         "nn.relu nn.relu6 nn.elu nn.selu nn.sigmoid nn.tanh nn.softmax nn.softplus nn.softsign nn.leaky_relu "
@@ -65,3 +64,23 @@ def respell(node: cst.CSTNode, ctx) -> cst.CSTNode:
 
 def text(node: cst.CSTNode, ctx) -> str:
     return source(respell(node, ctx))
+
+
+def names_in(expr) -> set:
+    """Bare names an expression reads (not attribute names or keywords)."""
+    out: set = set()
+
+    class _V(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node):
+            out.add(node.value)
+
+    expr.visit(_V())
+    return out

@@ -1,0 +1,257 @@
+"""How fast is `tf2migrate rewrite --check` next to `tf_upgrade_v2`, on the same real TF1-era tree?
+
+    python bench/rewrite_speed.py            # 3 repetitions, medians
+    python bench/rewrite_speed.py -n 5 --no-peer
+
+The corpus is the Python sources of the `tensorflow-estimator==2.15.0` wheel (Estimators,
+`train_and_evaluate`, `RunConfig(train_distribute=...)`, partitioners), fetched once with
+`pip download` into `bench/corpus/` (git-ignored) and reused afterwards.
+
+Measured, each `--repeat` times (the median is reported, wall and CPU time of the child process):
+  - `tf2migrate rewrite --check TREE` cold: a fresh, empty cache folder (TF2MIGRATE_CACHE_DIR);
+  - the same command warm: a second run on the cache the cold run left;
+  - `tf_upgrade_v2 --intree TREE --outtree OUT --reportfile REPORT` (shipped with tensorflow-cpu);
+  - `tf2migrate rewrite --check FILE` on one ~1,000-line file cut from a real estimator module
+    that the tool must parse with LibCST (it needs a rewrite), and on one ~1,000-line file that
+    the cheap pre-pass proves clean; both with a fresh cache.
+Targets (issue 2, point 10): cold >= 5x faster than tf_upgrade_v2, warm >= 50x, one file < 0.3 s.
+They are printed, never asserted: timings depend on the machine and on what else runs on it.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CORPUS = HERE / "corpus"
+PACKAGE, VERSION = "tensorflow-estimator", "2.15.0"
+TREE_NAME = f"tensorflow_estimator-{VERSION}"
+TARGET_COLD, TARGET_WARM, TARGET_ONE_FILE = 5.0, 50.0, 0.3
+ONE_FILE_LINES = 1000
+CHANGED_SOURCE = "tensorflow_estimator/python/estimator/canned/dnn.py"  # partitioners: needs a rewrite
+
+
+# ---------------------------------------------------------------------------------------- corpus
+
+def corpus_tree(folder: Path = CORPUS) -> Path:
+    """bench/corpus/tensorflow_estimator-2.15.0/: only the wheel's .py files, fetched once."""
+    tree = folder / TREE_NAME
+    if (tree / ".complete").is_file():
+        return tree
+    folder.mkdir(parents=True, exist_ok=True)
+    wheels = sorted(folder.glob(f"tensorflow_estimator-{VERSION}-*.whl"))
+    if not wheels:
+        print(f"downloading {PACKAGE}=={VERSION} (no dependencies) into {folder} ...", flush=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+                        "-q", "-d", str(folder), f"{PACKAGE}=={VERSION}"], check=True)
+        wheels = sorted(folder.glob(f"tensorflow_estimator-{VERSION}-*.whl"))
+    if not wheels:
+        sys.exit(f"pip download did not leave a {PACKAGE} {VERSION} wheel in {folder}")
+    if tree.exists():
+        shutil.rmtree(tree)
+    with zipfile.ZipFile(wheels[0]) as zf:
+        for name in zf.namelist():
+            if name.endswith(".py"):
+                zf.extract(name, tree)
+    (tree / ".complete").write_text(wheels[0].name + "\n")
+    # The corpus is its own project: without this file tf2migrate would find the repository's
+    # pyproject.toml, whose [tool.tf2migrate] excludes bench/corpus.
+    (folder / "pyproject.toml").write_text("# the benchmark corpus: default tf2migrate settings\n")
+    return tree
+
+
+def python_files(tree: Path) -> list:
+    return sorted(p for p in tree.rglob("*.py") if p.is_file())
+
+
+def count_lines(paths) -> int:
+    return sum(p.read_bytes().count(b"\n") for p in paths)
+
+
+def cut_at_statement(text: str, lines: int) -> str:
+    """The first ~`lines` lines, cut after the top-level statement that ends closest to `lines`."""
+    ends = [node.end_lineno for node in ast.parse(text).body]
+    best = min(ends, key=lambda end: (abs(end - lines), -end))
+    out = "".join(text.splitlines(True)[:best])
+    compile(out, "<cut>", "exec", dont_inherit=True)
+    return out
+
+
+def one_file_inputs(tree: Path, workdir: Path) -> dict:
+    """Two ~1,000-line files cut from real estimator modules: one to rewrite, one provably clean."""
+    from tf2migrate.rules.registry import trigger_pattern  # the pre-pass's own trigger words
+
+    pattern = trigger_pattern()
+    changed = cut_at_statement((tree / CHANGED_SOURCE).read_text(encoding="utf-8"), ONE_FILE_LINES)
+    if not pattern.search(changed):
+        sys.exit(f"{CHANGED_SOURCE}: its first {ONE_FILE_LINES} lines no longer mention a trigger name")
+    clean_source, clean = None, None
+    for path in python_files(tree):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") >= ONE_FILE_LINES and not pattern.search(text):
+            clean_source, clean = path.relative_to(tree), cut_at_statement(text, ONE_FILE_LINES)
+            break
+    if clean is None:
+        sys.exit("no module of the corpus is both long enough and free of trigger names")
+    out = {}
+    for label, source, text in (("changed", CHANGED_SOURCE, changed), ("clean", str(clean_source), clean)):
+        folder = workdir / label
+        folder.mkdir()
+        target = folder / Path(source).name
+        target.write_text(text, encoding="utf-8")
+        (folder / "pyproject.toml").write_text("")
+        out[label] = (target, source, text.count("\n"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------- tools
+
+def find_tool(name: str):
+    here = Path(sys.executable).parent / name
+    if here.is_file() and os.access(here, os.X_OK):
+        return str(here)
+    return shutil.which(name)
+
+
+def timed(cmd, env=None, cwd=None, ok=(0,)) -> tuple:
+    """(wall seconds, CPU seconds of the child, completed process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if proc.returncode not in ok:
+        sys.exit(f"$ {' '.join(map(str, cmd))}\nexit {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return wall, cpu, proc
+
+
+def summary_line(proc) -> str:
+    lines = [l for l in proc.stderr.splitlines() if l.startswith("tf2migrate:")]
+    return lines[-1] if lines else "(no summary line)"
+
+
+class Series:
+    def __init__(self, label: str) -> None:
+        self.label, self.walls, self.cpus, self.note = label, [], [], ""
+
+    def add(self, wall: float, cpu: float) -> None:
+        self.walls.append(wall)
+        self.cpus.append(cpu)
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def cpu(self) -> float:
+        return statistics.median(self.cpus)
+
+
+# ---------------------------------------------------------------------------------------- main
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--repeat", type=int, default=3, help="repetitions per measurement (median)")
+    parser.add_argument("--no-peer", action="store_true", help="skip tf_upgrade_v2")
+    parser.add_argument("--tf2migrate", default=None, help="the tf2migrate command (default: next to python)")
+    parser.add_argument("--peer", default=None, help="the tf_upgrade_v2 command (default: next to python)")
+    parser.add_argument("-j", "--jobs", type=int, default=None, help="passed to tf2migrate -j")
+    args = parser.parse_args(argv)
+
+    tree = corpus_tree()
+    files = python_files(tree)
+    lines = count_lines(files)
+
+    exe = args.tf2migrate or find_tool("tf2migrate")
+    tool = [exe] if exe else [sys.executable, "-m", "tf2migrate"]
+    jobs = ["-j", str(args.jobs)] if args.jobs else []
+    peer = None
+    if not args.no_peer:
+        peer = args.peer or find_tool("tf_upgrade_v2")
+        if peer is None:
+            sys.exit("tf_upgrade_v2 not found next to this python or on PATH. It ships with TensorFlow:\n"
+                     "    python -m pip install tensorflow-cpu==2.15.1\n"
+                     "or run with --no-peer to measure tf2migrate alone.")
+
+    load_before = os.getloadavg()
+    print(f"corpus: {tree.relative_to(ROOT) if tree.is_relative_to(ROOT) else tree}: {len(files)} files, "
+          f"{lines:,} lines", flush=True)
+    print(f"tf2migrate: {' '.join(tool)}; tf_upgrade_v2: {peer or 'skipped'}; {os.cpu_count()} cores; "
+          f"load average {load_before[0]:.2f}; {args.repeat} repetitions", flush=True)
+
+    cold, warm, up = Series("tf2migrate rewrite --check, cold cache"), Series("tf2migrate rewrite --check, warm cache"), \
+        Series("tf_upgrade_v2 --intree --outtree")
+    one_changed, one_clean = Series("one file, needs a rewrite"), Series("one file, clean by pre-pass")
+    summaries = set()
+    with tempfile.TemporaryDirectory(prefix="tf2migrate-bench-") as tmp:
+        tmp = Path(tmp)
+        singles = one_file_inputs(tree, tmp)
+        for rep in range(args.repeat):
+            env = dict(os.environ, TF2MIGRATE_CACHE_DIR=str(tmp / f"cache-{rep}"))
+            check = [*tool, "rewrite", "--check", *jobs, "--config", str(CORPUS / "pyproject.toml"), str(tree)]
+            wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
+            cold.add(wall, cpu)
+            summaries.add(summary_line(proc))
+            wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
+            warm.add(wall, cpu)
+            summaries.add(summary_line(proc))
+            for series, label in ((one_changed, "changed"), (one_clean, "clean")):
+                target = singles[label][0]
+                single_env = dict(os.environ, TF2MIGRATE_CACHE_DIR=str(tmp / f"cache-{label}-{rep}"))
+                wall, cpu, proc = timed([*tool, "rewrite", "--check", str(target.name)], env=single_env,
+                                        cwd=target.parent, ok=(0, 1))
+                series.add(wall, cpu)
+                series.note = f"exit {proc.returncode}"
+            if peer:
+                out = tmp / f"upgraded-{rep}"
+                wall, cpu, _ = timed([peer, "--intree", str(tree), "--outtree", str(out),
+                                      "--reportfile", str(tmp / f"report-{rep}.txt")], cwd=tmp)
+                up.add(wall, cpu)
+                shutil.rmtree(out, ignore_errors=True)
+            print(f"  repetition {rep + 1}/{args.repeat} done", flush=True)
+
+    load_after = os.getloadavg()
+    print()
+    for s in sorted(summaries):
+        print(f"tf2migrate said: {s}")
+    for label, (target, source, n) in singles.items():
+        print(f"one file, {label}: the first {n} lines of {source}")
+    print()
+    width = 44
+    print(f"{'measurement (median of ' + str(args.repeat) + ')':<{width}} {'wall s':>8} {'cpu s':>8}   all walls")
+    print("-" * (width + 40))
+    rows = [cold, warm] + ([up] if peer else []) + [one_changed, one_clean]
+    for s in rows:
+        walls = " ".join(f"{w:.2f}" for w in s.walls)
+        print(f"{s.label:<{width}} {s.wall:8.2f} {s.cpu:8.2f}   {walls}")
+    print()
+    if peer:
+        for name, series, target in (("cold", cold, TARGET_COLD), ("warm", warm, TARGET_WARM)):
+            ratio = up.wall / series.wall
+            verdict = "met" if ratio >= target else "MISSED"
+            print(f"{name} vs tf_upgrade_v2: {ratio:6.1f}x faster (wall; target >= {target:g}x: {verdict}); "
+                  f"cpu {up.cpu / series.cpu:.1f}x")
+    for series in (one_changed, one_clean):
+        verdict = "met" if series.wall < TARGET_ONE_FILE else "MISSED"
+        print(f"{series.label}: {series.wall:.3f} s (target < {TARGET_ONE_FILE} s: {verdict}; {series.note})")
+    print(f"\nthroughput: cold {lines / cold.wall:,.0f} lines/s"
+          + (f", tf_upgrade_v2 {lines / up.wall:,.0f} lines/s" if peer else ""))
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
+          f"(other work on the machine inflates every wall time)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""Every `fixtures/programs/<name>/` pair, verified under each cluster its `verify.toml` lists."""
+import glob
+import os
+import tomllib
+
+import pytest
+
+from conftest import ROOT
+
+
+def _cases():
+    for folder in sorted(glob.glob(os.path.join(ROOT, "fixtures", "programs", "*", ""))):
+        name = os.path.basename(os.path.dirname(folder))
+        config_path = os.path.join(folder, "verify.toml")
+        if not os.path.exists(config_path):
+            yield pytest.param(folder, None, None, id=f"{name}-no-config",
+                               marks=pytest.mark.skip(reason=f"{name} has no verify.toml"))
+            continue
+        with open(config_path, "rb") as f:
+            config = tomllib.load(f)
+        for entry in config.get("verify", []):
+            yield pytest.param(folder, config, entry, id=f"{name}-{entry['cluster']}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder,config,entry", list(_cases()))
+def test_fixture_pair(folder, config, entry, verify):
+    options = {k: entry[k] for k in ("cluster", "mode", "steps", "repeats", "rtol", "atol") if k in entry}
+    result = verify(os.path.join(folder, "original.py"), os.path.join(folder, "migrated.py"),
+                    init_values=config.get("initial_values"), timeout=300, **options)
+    assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
+                                                                  result.migrated.stderr_tail)
+    if "reason_contains" in entry:
+        assert entry["reason_contains"] in result.reason
+    if "original_losses" in entry:
+        assert result.original.losses == entry["original_losses"]
+        if result.verdict == "EQUIVALENT" and result.mode == "exact":
+            assert result.migrated.losses == entry["original_losses"]

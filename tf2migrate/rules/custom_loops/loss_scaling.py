@@ -1,0 +1,92 @@
+"""TFM401-TFM403: a replica function's loss must be averaged over the *global* batch.
+
+Under a strategy each replica sees `global_batch / replicas` examples and the replicas' gradients
+are summed, so a loss averaged over the per-replica batch is `replicas` times too large.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.engine.facts import STRATEGY_WORDS
+from tf2migrate.rules.base import Plugin
+from tf2migrate.rules.custom_loops import infos
+from tf2migrate.rules.custom_loops.analysis import loop_facts
+from tf2migrate.rules.custom_loops.keras_loss_calls import plan
+
+
+class LossScaling(Plugin):
+    infos = (infos.REDUCE_MEAN, infos.KERAS_LOSS, infos.REGULARIZATION)
+
+    def triggers(self) -> set:
+        return set(STRATEGY_WORDS)
+
+    def _plan(self):
+        if "loss-plan" not in self.ctx.memo:
+            facts = loop_facts(self.ctx)
+            fixable, wrap, unsafe = plan(facts)
+            allowed = set()
+            for name, ctor in facts.loss_objects.items():
+                if name not in fixable and name not in unsafe:
+                    continue  # never called on a replica
+                needs_wrap = name in wrap.values()
+                can_fix = name in fixable and (facts.global_batch is not None or not needs_wrap)
+                message = None if can_fix else infos.KERAS_LOSS.message + (
+                    ": fix by hand: pass `reduction=tf.keras.losses.Reduction.NONE` and average the "
+                    "per-example loss with `tf.nn.compute_average_loss(..., global_batch_size=GLOBAL_BATCH_SIZE)`")
+                if self.ctx.report(ctor, "TFM402", message, fixable=can_fix) and can_fix:
+                    allowed.add(name)
+            self.ctx.memo["loss-plan"] = (allowed, wrap)
+        return self.ctx.memo["loss-plan"]
+
+    def _average(self, value: cst.BaseExpression) -> cst.Call:
+        facts = loop_facts(self.ctx)
+        return cst.Call(
+            func=self.ctx.emit.attribute("tf.nn.compute_average_loss"),
+            args=[
+                cst.Arg(value),
+                cst.Arg(cst.Name(facts.global_batch), keyword=cst.Name("global_batch_size"),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))),
+            ],
+        )
+
+    def leave_call(self, original: cst.Call, updated: cst.Call):
+        facts = loop_facts(self.ctx)
+        if not facts.uses_strategy_run:
+            return updated
+        allowed, wrap = self._plan()
+        key = id(original)
+        if key in facts.mean_calls:
+            return self._reduce_mean(original, updated, facts)
+        if key in facts.regularization:
+            if self.ctx.report(original, "TFM403"):
+                return cst.Call(func=self.ctx.emit.attribute("tf.nn.scale_regularization_loss"), args=[cst.Arg(updated)])
+            return updated
+        if isinstance(original.func, cst.Name) and original.func.value in allowed and key in wrap:
+            return self._average(updated)
+        for name in allowed:
+            if facts.loss_objects[name] is original:
+                none = self.ctx.emit.attribute("tf.keras.losses.Reduction.NONE")
+                arg = cst.Arg(none, keyword=cst.Name("reduction"),
+                              equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+                return updated.with_changes(args=[*_with_comma(updated.args), arg])
+        return updated
+
+    def _reduce_mean(self, original, updated, facts):
+        if facts.global_batch is None:
+            value = cst.Module([]).code_for_node(original.args[0].value)
+            self.ctx.report(original, "TFM401", infos.REDUCE_MEAN.message + (
+                f": no global batch size found in this module; use "
+                f"`tf.nn.compute_average_loss({value}, global_batch_size=GLOBAL_BATCH_SIZE)`"), fixable=False)
+            return updated
+        if not self.ctx.report(original, "TFM401"):
+            return updated
+        return self._average(updated.args[0].value)
+
+
+def _with_comma(args) -> list:
+    args = list(args)
+    if args:
+        last = args[-1]
+        if last.comma is cst.MaybeSentinel.DEFAULT:
+            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    return args

@@ -1,0 +1,21 @@
+"""The TFM5xx lints as one plugin: they only report, so they run once at the end of the pass."""
+from __future__ import annotations
+
+from tf2migrate.rules.base import Plugin
+from tf2migrate.rules.dist_input import infos, loops, pipeline
+
+WORDS = {"experimental_distribute_dataset", "distribute_datasets_from_function",
+         "experimental_distribute_datasets_from_function"}
+
+
+class DistributedInput(Plugin):
+    infos = infos.ALL
+
+    def triggers(self) -> set:
+        return set(WORDS)
+
+    def leave_module(self, original, updated):
+        for find in (loops.find, pipeline.find):
+            for node, code, message in find(self.ctx, original):
+                self.ctx.report(node, code, message)
+        return updated

@@ -1,0 +1,106 @@
+"""Canned estimators with numeric feature columns -> the equivalent Keras `Sequential` model.
+
+`DNNRegressor(hidden_units=[8, 4], feature_columns=cols)` is `DenseFeatures(cols)`, one `Dense` per
+hidden unit count with the estimator's activation (ReLU by default), and a `Dense(label_dimension)`
+logits layer. TF1's canned estimators sum the loss over the batch (`loss_reduction=SUM`) and default
+to Adagrad(0.05) for DNNs and Ftrl(min(0.2, 1/sqrt(n_features))) for linear models, with TF1's slot
+values; the Keras program states all of that. Anything else about them is reported.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable, literal
+
+COMMON = ("feature_columns", "model_dir", "optimizer", "config", "warm_start_from", "loss_reduction")
+CANNED = {
+    "tf.estimator.DNNRegressor": ("hidden_units", "feature_columns", "model_dir", "label_dimension",
+                                  "weight_column", "optimizer", "activation_fn", "dropout", "input_layer_partitioner",
+                                  "config", "warm_start_from", "loss_reduction", "batch_norm"),
+    "tf.estimator.DNNClassifier": ("hidden_units", "feature_columns", "model_dir", "n_classes", "weight_column",
+                                   "label_vocabulary", "optimizer", "activation_fn", "dropout",
+                                   "input_layer_partitioner", "config", "warm_start_from", "loss_reduction",
+                                   "batch_norm"),
+    "tf.estimator.LinearRegressor": ("feature_columns", "model_dir", "label_dimension", "weight_column",
+                                     "optimizer", "config", "partitioner", "warm_start_from", "loss_reduction",
+                                     "sparse_combiner"),
+    "tf.estimator.LinearClassifier": ("feature_columns", "model_dir", "n_classes", "weight_column",
+                                      "label_vocabulary", "optimizer", "config", "partitioner", "warm_start_from",
+                                      "loss_reduction", "sparse_combiner"),
+}
+SUPPORTED = {"hidden_units", "feature_columns", "model_dir", "label_dimension", "n_classes", "activation_fn",
+             "config"}
+
+
+@dataclass
+class CannedPlan:
+    canonical: str
+    bound: dict
+    columns: list = field(default_factory=list)  # numeric_column calls
+    blockers: list = field(default_factory=list)
+    forward_blockers: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    uses_params: bool = False
+    predictions: object = None
+    metrics: list = field(default_factory=list)
+
+    @property
+    def linear(self) -> bool:
+        return "Linear" in self.canonical
+
+    @property
+    def classes(self) -> int:
+        if "Classifier" not in self.canonical:
+            return 0
+        n = literal(self.bound.get("n_classes")) if "n_classes" in self.bound else 2
+        return n
+
+
+def read(call, bound, ctx) -> CannedPlan:
+    canonical = ctx.resolve(call.func)[1]
+    plan = CannedPlan(canonical, bound)
+    for name, value in bound.items():
+        if name not in SUPPORTED:
+            plan.blockers.append(Unreadable(value, f"`{canonical.rpartition('.')[2]}({name}=...)`: "
+                                            "build the Keras model by hand"))
+    cols = bound.get("feature_columns")
+    if not isinstance(cols, (cst.List, cst.Tuple)):
+        plan.blockers.append(Unreadable(cols or call, "feature_columns that are not a list literal: convert by hand"))
+        return plan
+    for el in cols.elements:
+        v = el.value
+        if not (isinstance(v, cst.Call) and ctx.resolve(v.func)[1] == "tf.feature_column.numeric_column"):
+            plan.blockers.append(Unreadable(v, "only numeric_column feature columns convert automatically"))
+        plan.columns.append(v)
+    if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
+        plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
+    return plan
+
+
+def model_lines(plan: CannedPlan, ctx, tf, text, indent) -> tuple:
+    """(layer sources, loss source, optimizer source, metrics)."""
+    b = plan.bound
+    layers = [f"{tf('tf.keras.layers.DenseFeatures')}({text(b['feature_columns'])})"]
+    act = text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
+    if not plan.linear:
+        for unit in b["hidden_units"].elements:
+            layers.append(f"{tf('tf.keras.layers.Dense')}({text(unit.value)}, activation={act})")
+    classes = plan.classes
+    units = "1" if classes == 2 else str(classes) if classes else text(b["label_dimension"]) if "label_dimension" in b else "1"
+    zeros = ', kernel_initializer="zeros"' if plan.linear else ""
+    layers.append(f"{tf('tf.keras.layers.Dense')}({units}{zeros})")
+    if classes == 2:
+        loss = f'{tf("tf.keras.losses.BinaryCrossentropy")}(from_logits=True, reduction="sum")'
+    elif classes:
+        loss = f'{tf("tf.keras.losses.SparseCategoricalCrossentropy")}(from_logits=True, reduction="sum")'
+    else:
+        loss = f'{tf("tf.keras.losses.MeanSquaredError")}(reduction="sum")'
+    if plan.linear:
+        lr = repr(min(0.2, 1.0 / math.sqrt(len(plan.columns))))
+        opt = f"{tf('tf.keras.optimizers.Ftrl')}({lr}, initial_accumulator_value=0.1)"
+    else:
+        opt = f"{tf('tf.keras.optimizers.Adagrad')}(0.05, initial_accumulator_value=0.1, epsilon=0.0)"
+    return layers, loss, opt

@@ -1,0 +1,119 @@
+"""The TFM3xx codes: what each says, why, and a before/after example (`tf2migrate explain TFM3xx`)."""
+from __future__ import annotations
+
+from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.rules.base import RuleInfo
+from tf2migrate.rules.estimator import canned, examples
+
+I = Severity.INFO
+
+
+def _info(code, name, summary, message, why, fix="automatic", severity=I, example=None):
+    before, after = examples.PAIRS.get(example or code, ("", ""))
+    return RuleInfo(code=code, name=name, summary=summary, message=message, severity=severity, fix=fix,
+                    why=why, before=before, after=after)
+
+
+INFOS = (
+    _info("TFM301", "estimator-to-keras", "Estimator + model_fn + train_and_evaluate -> Keras model, compile, fit",
+          "Estimator program converted to a Keras model built in the strategy's scope, compiled and fit",
+          "tf_upgrade_v2 leaves Estimator, TrainSpec, EvalSpec and train_and_evaluate untouched. The model_fn's "
+          "layers become a Keras Sequential model, its loss, optimizer and eval metrics become compile() "
+          "arguments, and the specs become fit() and evaluate() with the same step counts and the same input "
+          "functions, so the same batches arrive in the same order. The whole program is converted or nothing.",
+          severity=Severity.WARNING),
+    _info("TFM302", "estimator-blocked", "a construct blocks the Estimator conversion (the file is left as it was)",
+          "this blocks the Estimator conversion", "The Estimator program is converted as a whole or not at all: "
+          "a half-converted program would not run. Each line that blocks is reported with what to do; fix or "
+          "rewrite it, then run tf2migrate again.", fix="report only", severity=Severity.WARNING),
+    _info("TFM303", "optimizer-tf1-numbers", "TF1 optimizer -> Keras optimizer with TF1's hyperparameters spelled out",
+          "optimizer converted with TF1's hyperparameters written out",
+          "Keras defaults differ from TF1: Adagrad adds epsilon=1e-7 and TF1 none; Adam and Adadelta use 1e-7 "
+          "where TF1 uses 1e-8 (5.6 % and 50 % off after 400 steps). The converted optimizer states TF1's values "
+          "(api-mapping section 4)."),
+    _info("TFM304", "rmsprop-slot", "RMSPropOptimizer -> RMSpropTF1, a Keras RMSprop whose mean-square slot starts at 1",
+          "RMSProp converted to RMSpropTF1 (slot starts at 1.0 as in TF1)",
+          "TF1's RMSProp starts its mean-square accumulator at 1.0, Keras at 0.0: plain RMSprop is 82 % off after "
+          "400 steps. The migrated file defines a four-line RMSprop subclass that starts the slot at 1.0."),
+    _info("TFM305", "lr-schedule", "tf1.train.*_decay(lr, global_step, ...) -> tf.keras.optimizers.schedules.*",
+          "learning-rate decay converted to a Keras schedule",
+          "A Keras schedule is evaluated at optimizer.iterations, which counts steps from 0 exactly like the "
+          "Estimator's global step, so every step gets the same learning rate."),
+    _info("TFM306", "eval-metrics", "eval_metric_ops of tf1.metrics.* -> compile(metrics=[...])",
+          "eval metric converted to a Keras metric with the same name",
+          "A Keras metric sees (labels, model output): accuracy of argmax(logits) becomes "
+          "SparseCategoricalAccuracy, auc of sigmoid(logits) AUC(from_logits=True). The TF1 key is kept as "
+          "the metric name, so evaluate(return_dict=True) answers with the same keys. TF1 summaries are dropped "
+          "(use the TensorBoard callback)."),
+    _info("TFM307", "hooks-to-callbacks", "StopAtStepHook / LoggingTensorHook -> step count / LambdaCallback",
+          "session hook converted", "SessionRunHooks do not exist in Keras: StopAtStepHook becomes the step "
+          "count of fit, LoggingTensorHook on the loss a LambdaCallback that prints the logs."),
+    _info("TFM308", "custom-session-hook", "a user's SessionRunHook subclass: rewrite it as a Keras Callback",
+          "custom SessionRunHook: rewrite it as a tf.keras.callbacks.Callback",
+          "begin -> on_train_begin, before_run -> on_train_batch_begin, after_run -> on_train_batch_end, "
+          "end -> on_train_end. The hook usually reads graph tensors through SessionRunArgs, which do not exist "
+          "in Keras, so it cannot be converted automatically and blocks the Estimator conversion.",
+          fix="report only", severity=Severity.WARNING),
+    _info("TFM309", "strategy-scope", "RunConfig(train_distribute=S) / TF_CONFIG cluster -> with S.scope(): build model",
+          "the model is built and compiled in the strategy's scope",
+          "In TF2 the strategy is not a RunConfig setting: model, optimizer and compile must run inside "
+          "strategy.scope(). A TF_CONFIG cluster with ps tasks becomes ParameterServerStrategy over a "
+          "TFConfigClusterResolver, workers alone MultiWorkerMirroredStrategy. --strategy overrides the choice."),
+    _info("TFM310", "ps-coordinator", "TF1's chief trained; TF2's ParameterServerStrategy chief only coordinates",
+          "the TF2 chief does not train: run one more worker to keep the number of trainers",
+          "In TF1 train_and_evaluate made the chief and every worker train. In TF2 the chief is the coordinator "
+          "and dispatches steps to the workers: a cluster of chief + N workers trains with N workers unless one "
+          "is added. The migrated program makes worker and ps tasks serve and join, as TF1 did for the ps.",
+          fix="report only"),
+    _info("TFM311", "partitioner-to-strategy", "variable_scope(partitioner=P) -> ParameterServerStrategy(variable_partitioner=P2)",
+          "the partitioner moved to the strategy", "TF2 has one partitioner per ParameterServerStrategy "
+          "(api-mapping section 1). Without a parameter server, partitioning changes no number and is dropped."),
+    _info("TFM312", "canned-estimator", "DNN/Linear Regressor/Classifier with numeric columns -> Keras Sequential",
+          "canned estimator converted to the equivalent Keras model",
+          "DenseFeatures(columns), one Dense per hidden unit count, a logits Dense; TF1's canned estimators sum "
+          "the loss over the batch and default to Adagrad(0.05) (DNN) or Ftrl(min(0.2, 1/sqrt(n))) (linear)."),
+    _info("TFM313", "forward-pass-shim", "model_fn forward pass that does not convert -> Keras layer with track_tf1_style_variables",
+          "forward pass kept verbatim in a Keras layer (model-mapping shim)",
+          "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "
+          "tf1.layers variables and tracks them as Keras weights. Used when the forward pass reads only features "
+          "and everything after it converts. Replace it by native Keras layers when you can."),
+    _info("TFM314", "predict-batched", "estimator.predict(...) -> model.predict(...) + the PREDICT dict, batched",
+          "predict returns one batched dict, not one dict per example",
+          "Estimator.predict yields one dict per example; model.predict returns the whole output. The model_fn's "
+          "PREDICT dict is computed from it by a function, so the keys stay, but values are batched arrays."),
+    _info("TFM315", "checkpoint-callbacks", "RunConfig(model_dir, save_checkpoints_steps) -> ModelCheckpoint",
+          "checkpoint settings became a ModelCheckpoint callback",
+          "Keras writes checkpoints from a callback. Unlike an Estimator it does not resume from model_dir by "
+          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent."),
+    _info("TFM316", "early-stopping", "stop_if_no_decrease_hook -> EarlyStopping on the validation metric",
+          "early-stopping hook converted to EarlyStopping",
+          "TF1 evaluated after every checkpoint and stopped when the metric had not improved for N steps. "
+          "Training is split into epochs of save_checkpoints_steps steps with validation_data, and the patience "
+          "is counted in those epochs."),
+)
+
+
+def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
+    notes, model = [], prog.model
+    opt = getattr(model, "optimizer", None)
+    if opt is not None:
+        notes.append((opt.node, "TFM304" if opt.needs_compat_class else "TFM303", None))
+    sched = getattr(model, "schedule", None)
+    if sched is not None:
+        notes.append((sched.node, "TFM305", None))
+    for metric in getattr(model, "metrics", []):
+        notes.append((metric.node, "TFM306", None))
+    if isinstance(model, canned.CannedPlan):
+        notes.append((prog.call, "TFM312", None))
+    if shim_plan is not None:
+        notes.append((shim_plan.node, "TFM313", None))
+    if kind != "none":
+        where = prog.strategy_expr or (prog.cluster[2] if prog.cluster else prog.call)
+        notes.append((where, "TFM309", f"the model is built in the scope of a {kind} strategy"))
+    if kind == "parameter-server":
+        notes.append((prog.cluster[2] if prog.cluster else prog.call, "TFM310", None))
+    if part is not None or getattr(getattr(model, "chain", None), "partitioners", None):
+        for node, _ in model.chain.partitioners:
+            notes.append((node, "TFM311", None if kind == "parameter-server" else
+                          "partitioner dropped: without a parameter server it changes no number"))
+    return notes

@@ -1,0 +1,115 @@
+"""Assemble the Keras program: the model-building function and the statements that train with it.
+
+`model_fn` becomes `build_model(params)`, returning a compiled `tf.keras.Sequential`; the `Estimator`
+assignment becomes the strategy and `model = build_model(...)` inside its scope; `train_and_evaluate`
+becomes `fit` then `evaluate(return_dict=True)`; `estimator.train/evaluate/predict` become
+`model.fit/evaluate/predict`. Datasets come from calling the input functions, unchanged, so the same
+batches arrive in the same order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import canned, hooks, optimizers, render, strategy
+from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+from tf2migrate.rules.estimator.analyze import METHODS
+
+
+@dataclass
+class Writer:
+    """Renders source text for one program; `tf(name)` spells a TF2 name through the file's alias."""
+
+    prog: object
+    ctx: object
+    module: cst.Module
+    kind: str
+    names: set = field(default_factory=set)
+
+    def __post_init__(self):
+        self.indent = self.module.default_indent
+        self.taken = set(self.ctx.emit.taken)
+        self.model_var = self.fresh("model")
+        self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
+        self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
+
+    def model_fn_name(self) -> str:
+        fn = self.prog.bound.get("model_fn")
+        return fn.value if isinstance(fn, cst.Name) else "model"
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        return name
+
+    def tf(self, canonical: str) -> str:
+        return render.source(self.ctx.emit.attribute(canonical))
+
+    def text(self, node) -> str:
+        return node if isinstance(node, str) else render.text(node, self.ctx)
+
+    def arg_text(self, arg: cst.Arg) -> str:
+        value = self.text(arg.value)
+        return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
+
+    def parse(self, code: str) -> list:
+        return list(cst.parse_module(code + "\n", config=self.module.config_for_parsing).body) if code else []
+
+    # the model
+    def layer(self, layer) -> str:
+        if layer.kind == "Activation":
+            return f"{self.tf('tf.keras.layers.Activation')}({self.text(layer.activation)})"
+        if layer.kind == "Reshape":
+            dims = [self.text(e.value) for e in layer.reshape.elements[1:]]
+            return f"{self.tf('tf.keras.layers.Reshape')}(({', '.join(dims)}{',' if len(dims) == 1 else ''}))"
+        return f"{self.tf('tf.keras.layers.' + layer.kind)}({', '.join(self.arg_text(a) for a in layer.args)})"
+
+    def sequential(self, layer_texts: list) -> str:
+        i = self.indent
+        if len(layer_texts) == 1:
+            return f"{self.tf('tf.keras.Sequential')}([{layer_texts[0]}])"
+        inner = "".join(f"{i}{i}{t},\n" for t in layer_texts)
+        return f"{self.tf('tf.keras.Sequential')}([\n{inner}{i}])"
+
+    def build_function(self, shim_layer=None) -> str:
+        plan, i, m = self.prog.model, self.indent, self.model_var
+        lines = []
+        if isinstance(plan, canned.CannedPlan):
+            layer_texts, loss, opt = canned.model_lines(plan, self.ctx, self.tf, self.text, i)
+            metrics = []
+        else:
+            layer_texts = [f"{shim_layer}()"] if shim_layer else [self.layer(s.layer) for s in plan.chain.layers]
+            loss = plan.loss.render(self.tf)
+            lr = self.text(plan.optimizer.learning_rate)
+            if plan.schedule is not None:
+                lines.append(f"learning_rate = {plan.schedule.render(self.tf, self.text)}")
+                lr = "learning_rate"
+            opt = plan.optimizer.render(self.tf, self.text, lr)
+            metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
+        lines.append(f"{m} = {self.sequential(layer_texts)}")
+        lines.append(f"optimizer = {opt}")
+        extra = f", metrics=[{', '.join(metrics)}]" if metrics else ""
+        lines.append(f"{m}.compile(optimizer=optimizer, loss={loss}{extra})")
+        lines.append(f"return {m}")
+        params = "params" if getattr(plan, "uses_params", False) else ""
+        body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))
+        return f"def {self.build_name}({params}):\n{body}"
+
+    def predictions_function(self) -> str:
+        plan = self.prog.model
+        pred = getattr(plan, "predictions", None)
+        if pred is None or (isinstance(pred, cst.Name) and pred.value == plan.chain.output):
+            return ""
+        needed, steps = render.names_in(pred), []
+        for step in reversed(plan.chain.derived()):
+            if step.name in needed:
+                steps.insert(0, step)
+                needed |= render.names_in(step.stmt.body[0].value)
+        i = self.indent
+        body = "".join(f"{i}{self.text(s.stmt.body[0].targets[0].target)} = {self.text(s.stmt.body[0].value)}\n"
+                       for s in steps)
+        return f"def {self.pred_name}({plan.chain.output}):\n{body}{i}return {self.text(pred)}\n"

@@ -1,0 +1,165 @@
+"""The forward pass of a `model_fn`: a chain of layers from `features` to the tensor the loss uses.
+
+Each assignment either applies a layer to the end of the chain, or derives a value from chain tensors
+for the predictions (`argmax`, `softmax`); whatever else it does (`get_variable`, collections,
+`tf.contrib`, `tf.cond`) is a blocker that names the construct. Layers after the loss's tensor that are
+plain activations (`probabilities = tf.nn.softmax(logits)`) move to the predictions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable, literal
+from tf2migrate.rules.estimator.layers import read_layer
+
+DERIVING = {"tf.argmax", "tf.math.argmax", "tf.nn.softmax", "tf.nn.sigmoid", "tf.sigmoid", "tf.math.sigmoid",
+            "tf.round", "tf.cast", "tf.squeeze", "tf.expand_dims", "tf.nn.log_softmax"}
+SCOPES = {"tf.variable_scope", "tf.name_scope"}
+WHY = {
+    "tf.get_variable": "`tf.get_variable` outside a layer: the forward pass needs the Keras shim "
+                       "(track_tf1_style_variables) or a Keras layer",
+    "tf.get_collection": "graph collections do not exist in TF2: keep state in Keras layers or metrics",
+    "tf.add_to_collection": "graph collections do not exist in TF2: keep state in Keras layers or metrics",
+    "tf.cond": "`tf.cond` in the forward pass (often on the mode): Keras passes `training` to layers instead",
+    "tf.placeholder": "placeholders do not exist in TF2: feed data through the input function",
+}
+
+
+@dataclass
+class Step:
+    name: str  # the local name the statement binds
+    stmt: cst.CSTNode
+    layer: object = None  # layers.Layer, or None for a derived value
+
+
+@dataclass
+class Chain:
+    steps: list = field(default_factory=list)  # layers (the model) and derived values, in source order
+    output: str = "features"
+    partitioners: list = field(default_factory=list)  # (node, expression) from variable_scope(partitioner=)
+    inputs_ok: bool = True
+
+    @property
+    def layers(self) -> list:
+        return [s for s in self.steps if s.layer is not None]
+
+    def end(self) -> str:
+        layers = self.layers
+        return layers[-1].name if layers else "features"
+
+    def derived(self) -> list:
+        return [s for s in self.steps if s.layer is None]
+
+    def finish(self, loss_output) -> None:
+        """Cut the model at the tensor the loss uses; later activations become derived values."""
+        if not isinstance(loss_output, cst.Name):
+            raise Unreadable(loss_output, "the loss is computed on an expression: assign the logits to a name first")
+        names = [s.name for s in self.layers]
+        if loss_output.value not in names:
+            raise Unreadable(loss_output, f"the loss uses `{loss_output.value}`, not the output of the layers")
+        cut = names.index(loss_output.value)
+        for step in self.layers[cut + 1:]:
+            if step.layer.kind != "Activation":
+                raise Unreadable(step.stmt, "a layer after the tensor the loss uses: convert by hand")
+            step.layer = None
+        self.output = loss_output.value
+
+    def kind_of(self, expr, ctx):
+        """What a prediction is relative to the model output: output, argmax, sigmoid, or None."""
+        if isinstance(expr, cst.Name):
+            if expr.value == self.output:
+                return "output"
+            for step in self.derived():
+                if step.name == expr.value:
+                    value = step.stmt.body[0].value
+                    return self.kind_of(value, ctx) if isinstance(value, cst.Call) else None
+            return None
+        if isinstance(expr, cst.Call) and expr.args and self.kind_of(expr.args[0].value, ctx) == "output":
+            canonical = ctx.resolve(expr.func)[1]
+            if canonical in ("tf.argmax", "tf.math.argmax"):
+                axis = expr.args[1].value if len(expr.args) > 1 else None
+                return "argmax" if literal(axis) in (1, -1) else None
+            if canonical in ("tf.nn.sigmoid", "tf.sigmoid", "tf.math.sigmoid"):
+                return "sigmoid"
+        return None
+
+
+def _names(expr) -> set:
+    out = set()
+
+    class V(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node):
+            out.add(node.value)
+
+    expr.visit(V())
+    return out
+
+
+def _calls(expr, ctx) -> list:
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            found.append((node, ctx.resolve(node.func)[1]))
+
+    expr.visit(V())
+    return found
+
+
+def _why(expr, ctx):
+    for node, canonical in _calls(expr, ctx):
+        if canonical and canonical.startswith("tf.contrib."):
+            return node, "`tf.contrib` is gone in TF2: replace it (see the TF2 migration guide) before converting"
+        if canonical in WHY:
+            return node, WHY[canonical]
+    return expr, "not a layer the converter knows: use a Keras layer, or convert the Estimator by hand"
+
+
+def read_assign(name, value, stmt, plan, ctx) -> None:
+    chain = plan.chain
+    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else None
+    if layer is not None:
+        if not (isinstance(layer.input, cst.Name) and layer.input.value == chain.end()):
+            what = cst.Module([]).code_for_node(layer.input)
+            raise Unreadable(layer.input, f"layer input `{what}` is not the previous layer's output: "
+                             "a non-sequential model needs converting by hand")
+        chain.steps.append(Step(name, stmt, layer))
+        return
+    known = {s.name for s in chain.steps}
+    used = _names(value)
+    calls = [c for _, c in _calls(value, ctx)]
+    if used & {"labels", "mode", "features"} or not used & known or any(c not in DERIVING for c in calls):
+        node, why = _why(value, ctx)
+        raise Unreadable(node, why)
+    chain.steps.append(Step(name, stmt))
+
+
+def read_with(stmt: cst.With, plan, ctx, reader) -> None:
+    if len(stmt.items) != 1 or not isinstance(stmt.items[0].item, cst.Call):
+        raise Unreadable(stmt, "`with` block in model_fn not understood: convert by hand")
+    call = stmt.items[0].item
+    canonical = ctx.resolve(call.func)[1]
+    if canonical == "tf.control_dependencies" and len(call.args) == 1 and isinstance(call.args[0].value, cst.Name) \
+            and reader.env.get(call.args[0].value.value) == ("update_ops",):
+        for inner in stmt.body.body:
+            reader.statement(inner, -1)
+        return
+    if canonical not in SCOPES or plan.loss is not None:
+        raise Unreadable(call, f"`with {canonical or 'this'}` in model_fn not understood: convert by hand")
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "partitioner":
+            plan.chain.partitioners.append((arg, arg.value))
+        elif arg.keyword is not None and arg.keyword.value not in ("name_or_scope", "default_name", "values", "name"):
+            raise Unreadable(arg, f"`{canonical}({arg.keyword.value}=...)`: convert by hand")
+    for inner in stmt.body.body:
+        reader.statement(inner, -1)

@@ -1,0 +1,106 @@
+"""Session hooks -> Keras callbacks (or step counts).
+
+`StopAtStepHook` caps the number of steps: it becomes `steps_per_epoch`. `LoggingTensorHook` on the
+loss becomes a `LambdaCallback` that prints the logs every N batches (tensor names other than the
+loss do not exist in Keras). The early-stopping hooks become `EarlyStopping` on the same evaluation
+metric, evaluated where TF1 evaluated: after every checkpoint, i.e. at the end of every epoch of
+`save_checkpoints_steps` steps. A user's own `SessionRunHook` is reported with the callback methods
+its methods map to; it blocks the conversion, since its body reads graph tensors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+
+STOP = "tf.train.StopAtStepHook"
+LOGGING = "tf.train.LoggingTensorHook"
+EARLY = {"tf.estimator.experimental.stop_if_no_decrease_hook": "min",
+         "tf.estimator.experimental.stop_if_no_increase_hook": "max"}
+HOOK_NAMES = {STOP, LOGGING, *EARLY}
+EARLY_PARAMS = ("estimator", "metric_name", "max_steps_without_decrease", "eval_dir", "min_steps",
+                "run_every_secs", "run_every_steps")
+METHOD_MAP = {"begin": "on_train_begin", "after_create_session": "on_train_begin",
+              "before_run": "on_train_batch_begin", "after_run": "on_train_batch_end", "end": "on_train_end"}
+
+
+@dataclass
+class Early:
+    metric: cst.BaseExpression
+    steps_without: cst.BaseExpression
+    mode: str
+    node: cst.CSTNode
+
+
+@dataclass
+class HookPlan:
+    stop_steps: Optional[cst.BaseExpression] = None
+    logging_every: list = field(default_factory=list)  # every_n_iter expressions
+    early: Optional[Early] = None
+    notes: list = field(default_factory=list)
+
+
+def read_hooks(expr, prog, ctx) -> HookPlan:
+    """Raises Unreadable for a hook that does not convert."""
+    plan = HookPlan()
+    if expr is None:
+        return plan
+    if not isinstance(expr, (cst.List, cst.Tuple)):
+        raise Unreadable(expr, "hooks that are not a list literal: convert by hand")
+    for el in expr.elements:
+        call = el.value
+        if isinstance(call, cst.Name) and call.value in prog.hooks:
+            call = prog.hooks[call.value]
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in prog.defs:
+            raise Unreadable(el.value, custom_hook_message(prog.defs[call.func.value]), "TFM308")
+        canonical = ctx.resolve(call.func)[1] if isinstance(call, cst.Call) else None
+        if canonical == STOP:
+            bound = bind(call, ("num_steps", "last_step"), canonical)
+            plan.stop_steps = bound.get("num_steps", bound.get("last_step"))
+            plan.notes.append((call, "TFM307", "StopAtStepHook became the step count of `fit`"))
+        elif canonical == LOGGING:
+            bound = bind(call, ("tensors", "every_n_iter", "every_n_secs", "at_end", "formatter"), canonical)
+            if not _only_loss(bound.get("tensors")) or "every_n_iter" not in bound or len(bound) != 2:
+                raise Unreadable(call, "LoggingTensorHook of tensors other than the loss, or not every_n_iter: "
+                                 "log from a tf.keras.callbacks.Callback by hand")
+            plan.logging_every.append(bound["every_n_iter"])
+            plan.notes.append((call, "TFM307", "LoggingTensorHook became a LambdaCallback printing the logs "
+                               "(Keras logs the running mean of the loss over the epoch)"))
+        elif canonical in EARLY:
+            bound = bind(call, EARLY_PARAMS, canonical)
+            if set(bound) - {"estimator", "metric_name", "max_steps_without_decrease", "run_every_secs",
+                             "run_every_steps", "min_steps"} or literal(bound.get("min_steps", cst.Integer("0"))) != 0:
+                raise Unreadable(call, "early stopping with eval_dir or min_steps: use EarlyStopping by hand")
+            plan.early = Early(bound["metric_name"], bound["max_steps_without_decrease"], EARLY[canonical], call)
+        else:
+            raise Unreadable(el.value, "this hook has no automatic Keras callback: write a "
+                             "tf.keras.callbacks.Callback by hand")
+    return plan
+
+
+def _only_loss(tensors) -> bool:
+    if isinstance(tensors, (cst.List, cst.Tuple)):
+        values = [e.value for e in tensors.elements]
+    elif isinstance(tensors, cst.Dict):
+        values = [e.value for e in tensors.elements if isinstance(e, cst.DictElement)]
+    else:
+        return False
+    return all(isinstance(v, cst.SimpleString) and v.evaluated_value == "loss" for v in values)
+
+
+def custom_hook_message(cls) -> str:
+    if not isinstance(cls, cst.ClassDef):
+        return "hook built by a function of this file: write a tf.keras.callbacks.Callback by hand"
+    methods = [s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)]
+    mapped = ", ".join(f"{m} -> {METHOD_MAP[m]}" for m in methods if m in METHOD_MAP)
+    return (f"custom SessionRunHook `{cls.name.value}`: rewrite it as a tf.keras.callbacks.Callback "
+            f"({mapped or 'begin -> on_train_begin, after_run -> on_train_batch_end'}); graph tensors it reads "
+            "are not available in Keras")
+
+
+def logging_callback(tf, every: str, indent: str) -> str:
+    return (f"{tf('tf.keras.callbacks.LambdaCallback')}(\n{indent}on_train_batch_end=lambda batch, logs: "
+            f"print(batch, logs) if batch % {every} == 0 else None)")

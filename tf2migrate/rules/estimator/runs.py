@@ -1,0 +1,152 @@
+"""`train_and_evaluate` and `estimator.train/evaluate/predict` -> `model.fit/evaluate/predict`.
+
+Step counts are kept: `TrainSpec(max_steps=N)`, `train(steps=N)` and `StopAtStepHook` become
+`steps_per_epoch=N` of one epoch; `EvalSpec(steps=M)` becomes `evaluate(steps=M)`, and its default of 100
+steps is written out when the input repeats (Keras would otherwise evaluate forever). With early
+stopping, TF1 evaluated after every checkpoint, so training is split into epochs of
+`save_checkpoints_steps` steps with `validation_data`. Under ParameterServerStrategy `fit` needs a
+step count: a one-pass input gets `len(dataset)`.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import hooks
+from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+from tf2migrate.rules.estimator.analyze import METHODS, SPEC_PARAMS
+
+
+class Runs:
+    def __init__(self, writer) -> None:
+        self.w = writer
+        self.prog, self.ctx = writer.prog, writer.ctx
+        self.notes: list = []
+        self.n_train = 0
+
+    def dataset(self, input_fn) -> str:
+        if isinstance(input_fn, cst.Name):
+            fn = self.prog.defs.get(input_fn.value)
+            if isinstance(fn, cst.FunctionDef) and any(p.default is None for p in fn.params.params):
+                raise Unreadable(input_fn, "input_fn with parameters (params/config/mode): convert by hand")
+            return f"{input_fn.value}()"
+        if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
+            return self.w.text(input_fn.body)
+        raise Unreadable(input_fn, "input_fn that is not a function name or a lambda: convert by hand")
+
+    def repeats(self, input_fn) -> bool:
+        node = self.prog.defs.get(input_fn.value) if isinstance(input_fn, cst.Name) else input_fn
+        return node is None or ".repeat(" in cst.Module([]).code_for_node(node)
+
+    def callbacks(self, plan: hooks.HookPlan, with_early: bool) -> list:
+        tf, out = self.w.tf, []
+        for every in plan.logging_every:
+            out.append(f"{tf('tf.keras.callbacks.LambdaCallback')}(on_train_batch_end=lambda batch, logs: "
+                       f"print(batch, logs) if batch % {self.w.text(every)} == 0 else None)")
+        if with_early and plan.early is not None:
+            e = plan.early
+            metric = literal(e.metric)
+            if not isinstance(metric, str):
+                raise Unreadable(e.metric, "early stopping on a metric name that is not a string literal")
+            out.append(f"{tf('tf.keras.callbacks.EarlyStopping')}(monitor={('val_' + metric)!r}, "
+                       f"patience={self.patience}, mode={e.mode!r})".replace("'", '"'))
+        model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
+        if model_dir is not None:
+            freq = self.prog.config.get("save_checkpoints_steps")
+            freq_text = f", save_freq={self.w.text(freq)}" if freq is not None else ""
+            out.append(f"{tf('tf.keras.callbacks.ModelCheckpoint')}({tf('tf.io.gfile.join')}("
+                       f"{self.w.text(model_dir)}, \"model.ckpt\"), save_weights_only=True{freq_text})")
+            self.notes.append((model_dir, "TFM315", "model_dir became a ModelCheckpoint callback; Keras does not "
+                               "resume from it the way an Estimator did"))
+        return out
+
+    def fit(self, input_fn, steps, plan: hooks.HookPlan, eval_fn=None, eval_steps=None) -> list:
+        """Statements (source) for training; with early stopping the evaluation is part of `fit`."""
+        m, lines = self.w.model_var, []
+        ds = self.dataset(input_fn)
+        if plan.stop_steps is not None:
+            if steps is not None and cst.Module([]).code_for_node(steps) != cst.Module([]).code_for_node(plan.stop_steps):
+                raise Unreadable(plan.stop_steps, "StopAtStepHook and max_steps disagree: keep one of them")
+            steps = plan.stop_steps
+        args, epochs = [], None
+        if plan.early is not None:
+            every = self.prog.config.get("save_checkpoints_steps")
+            n, k = literal(steps), literal(every)
+            if not (isinstance(n, int) and isinstance(k, int) and k > 0 and n % k == 0):
+                raise Unreadable(plan.early.node, "early stopping needs TrainSpec(max_steps=N) and "
+                                 "RunConfig(save_checkpoints_steps=K) literals with N % K == 0")
+            without = literal(plan.early.steps_without)
+            self.patience = -(-without // k) if isinstance(without, int) else 1
+            epochs, steps = n // k, every
+        if steps is None and self.w.kind == "parameter-server":
+            lines.append(f"train_dataset = {ds}")
+            ds, steps = "train_dataset", "len(train_dataset)"
+        args.append(ds)
+        if epochs:
+            args.append(f"epochs={epochs}")
+        if steps is not None:
+            args.append(f"steps_per_epoch={self.w.text(steps)}")
+        if plan.early is not None:
+            args.append(f"validation_data={self.dataset(eval_fn)}")
+            if eval_steps is not None:
+                args.append(f"validation_steps={self.w.text(eval_steps)}")
+        cbs = self.callbacks(plan, True)
+        if cbs:
+            args.append(f"callbacks=[{', '.join(cbs)}]")
+        lines.append(f"{m}.fit({', '.join(args)})")
+        return lines
+
+    def evaluate(self, input_fn, steps) -> str:
+        if steps is None and self.repeats(input_fn):
+            steps = "100"  # TF1's EvalSpec/evaluate default for an input that does not end
+        args = [self.dataset(input_fn)] + ([f"steps={self.w.text(steps)}"] if steps is not None else [])
+        return f"{self.w.model_var}.evaluate({', '.join(args + ['return_dict=True'])})"
+
+    def train_and_evaluate(self, call: cst.Call) -> list:
+        bound = bind(call, ("estimator", "train_spec", "eval_spec"), "train_and_evaluate")
+        specs = {}
+        for key in ("train_spec", "eval_spec"):
+            v = bound.get(key)
+            if not (isinstance(v, cst.Name) and v.value in self.prog.specs):
+                raise Unreadable(v or call, f"{key} that is not a TrainSpec/EvalSpec assigned in this file")
+            specs[key] = self.prog.specs[v.value][1]
+        t, e = specs["train_spec"], specs["eval_spec"]
+        for key in ("exporters", "hooks"):
+            if key in e:
+                raise Unreadable(e[key], f"EvalSpec({key}=...): convert by hand")
+        if "saving_listeners" in t:
+            raise Unreadable(t["saving_listeners"], "TrainSpec(saving_listeners=...): convert by hand")
+        plan = hooks.read_hooks(t.get("hooks"), self.prog, self.ctx)
+        self.notes.extend(plan.notes)
+        eval_steps = e.get("steps")
+        if eval_steps is None and self.repeats(e["input_fn"]):
+            eval_steps = "100"
+        lines = self.fit(t["input_fn"], t.get("max_steps"), plan, e["input_fn"], eval_steps)
+        if plan.early is None:
+            lines.append(self.evaluate(e["input_fn"], eval_steps))
+        return lines
+
+    def method(self, call: cst.Call) -> str:
+        """The expression replacing `estimator.<method>(...)`."""
+        name = call.func.attr.value
+        bound = bind(call, METHODS[name], name)
+        unknown = set(bound) - {"input_fn", "steps", "max_steps", "hooks"}
+        if unknown:
+            raise Unreadable(bound[sorted(unknown)[0]], f"estimator.{name}({sorted(unknown)[0]}=...): convert by hand")
+        if name == "train":
+            if "steps" in bound and "max_steps" in bound:
+                raise Unreadable(call, "train() with both steps and max_steps")
+            self.n_train += 1
+            plan = hooks.read_hooks(bound.get("hooks"), self.prog, self.ctx)
+            if plan.early is not None:
+                raise Unreadable(plan.early.node, "early stopping in estimator.train(): use EarlyStopping by hand")
+            self.notes.extend(plan.notes)
+            return "\n".join(self.fit(bound["input_fn"], bound.get("steps", bound.get("max_steps")), plan))
+        if "hooks" in bound:
+            raise Unreadable(bound["hooks"], f"estimator.{name}(hooks=...): convert by hand")
+        if name == "evaluate":
+            return self.evaluate(bound["input_fn"], bound.get("steps"))
+        predict = f"{self.w.model_var}.predict({self.dataset(bound['input_fn'])})"
+        if self.w.predictions_function():
+            self.notes.append((call, "TFM314", "predict returns one batched dict, not one dict per example"))
+            return f"{self.w.pred_name}({predict})"
+        return predict

@@ -1,0 +1,117 @@
+"""Which `tf.distribute` strategy the Keras program is built under, and the code that creates it.
+
+`RunConfig(train_distribute=S)` names it; without one, a `TF_CONFIG` cluster written in the file
+decides: `ps` tasks mean `ParameterServerStrategy`, workers alone `MultiWorkerMirroredStrategy`.
+`--strategy` overrides the choice. In TF1 every task ran `train_and_evaluate`: the chief and the
+workers trained and the ps served. In TF2 the chief only coordinates, so the migrated program starts
+a server and waits on the worker and ps tasks, and TF1's "chief + N workers" needs N + 1 TF2 workers.
+The partitioner the model passed to `variable_scope` moves to the strategy (TF2 has one per strategy).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+
+CONFIG_PARAMS = ("model_dir", "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",
+                 "save_checkpoints_secs", "session_config", "keep_checkpoint_max", "keep_checkpoint_every_n_hours",
+                 "log_step_count_steps", "train_distribute", "device_fn", "protocol", "eval_distribute",
+                 "experimental_distribute", "experimental_max_worker_delay_secs", "session_creation_timeout_secs",
+                 "checkpoint_save_graph_def")
+CONFIG_DROPPED = {"save_summary_steps", "session_config", "keep_checkpoint_max", "keep_checkpoint_every_n_hours",
+                  "log_step_count_steps", "save_checkpoints_secs", "session_creation_timeout_secs",
+                  "checkpoint_save_graph_def", "eval_distribute"}
+KINDS = {
+    "tf.distribute.MirroredStrategy": "mirrored",
+    "tf.contrib.distribute.MirroredStrategy": "mirrored",
+    "tf.distribute.experimental.ParameterServerStrategy": "parameter-server",
+    "tf.contrib.distribute.ParameterServerStrategy": "parameter-server",
+    "tf.distribute.experimental.MultiWorkerMirroredStrategy": "multi-worker",
+    "tf.distribute.MultiWorkerMirroredStrategy": "multi-worker",
+    "tf.contrib.distribute.CollectiveAllReduceStrategy": "multi-worker",
+}
+PARTITIONERS = {  # TF1 -> (TF1 parameters, TF2 class, {TF1 param: TF2 keyword}, first positional)
+    "tf.fixed_size_partitioner": (("num_shards", "axis"), "FixedShardsPartitioner", {}, "num_shards"),
+    "tf.variable_axis_size_partitioner": (("max_shard_bytes", "axis", "bytes_per_string_element", "max_shards"),
+                                          "MaxSizePartitioner", {"bytes_per_string_element": "bytes_per_string",
+                                                                 "max_shards": "max_shards"}, "max_shard_bytes"),
+    "tf.min_max_variable_partitioner": (("max_partitions", "axis", "min_slice_size", "bytes_per_string_element"),
+                                        "MinSizePartitioner", {"max_partitions": "max_shards",
+                                                               "min_slice_size": "min_shard_bytes",
+                                                               "bytes_per_string_element": "bytes_per_string"}, None),
+}
+
+
+def choose(prog, ctx) -> str:
+    """none | mirrored | multi-worker | parameter-server; raises Unreadable for an unknown strategy."""
+    wanted = ctx.selection.strategy
+    if wanted != "auto":
+        return wanted
+    expr = prog.strategy_expr
+    if expr is not None:
+        canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
+        if canonical not in KINDS:
+            raise Unreadable(expr, "train_distribute is not a strategy the converter knows: pass --strategy")
+        return KINDS[canonical]
+    if prog.cluster is not None:
+        has_ps, has_worker, _ = prog.cluster
+        return "parameter-server" if has_ps else "multi-worker" if has_worker else "none"
+    return "none"
+
+
+def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
+    """The single partitioner of the model (None if none); raises Unreadable for several or an axis."""
+    found = getattr(prog.model, "chain", None)
+    found = found.partitioners if found is not None else []
+    texts = {cst.Module([]).code_for_node(expr) for _, expr in found}
+    if len(texts) > 1:
+        raise Unreadable(found[1][0], "several different partitioners: TF2 has one per ParameterServerStrategy; "
+                         "choose one and pass it as variable_partitioner by hand")
+    if not found:
+        return None
+    node, expr = found[0]
+    canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
+    if canonical not in PARTITIONERS:
+        raise Unreadable(node, "partitioner that is not a TF1 partitioner call: convert by hand")
+    params, _, _, _ = PARTITIONERS[canonical]
+    bound = bind(expr, params, canonical)
+    if "axis" in bound and literal(bound["axis"]) != 0:
+        raise Unreadable(bound["axis"], "partitioning along an axis other than 0: TF2 shards only axis 0")
+    return expr
+
+
+def render_partitioner(expr, ctx, tf) -> str:
+    canonical = ctx.resolve(expr.func)[1]
+    params, cls, renames, first = PARTITIONERS[canonical]
+    bound = bind(expr, params, canonical)
+    src = cst.Module([]).code_for_node
+    args = [src(bound[first])] if first and first in bound else []
+    args += [f"{renames[k]}={src(v)}" for k, v in bound.items() if k in renames]
+    return f"{tf('tf.distribute.experimental.partitioners.' + cls)}({', '.join(args)})"
+
+
+def statements(kind, var, prog, ctx, tf, indent, part_text) -> list:
+    """Source lines that create `var` for `kind` (empty for none)."""
+    if kind == "none":
+        return []
+    if kind == "mirrored":
+        expr = prog.strategy_expr
+        keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
+                and expr.args)
+        args = ", ".join(cst.Module([]).code_for_node(a).rstrip(", ") for a in expr.args) if keep else ""
+        return [f"{var} = {tf('tf.distribute.MirroredStrategy')}({args})"]
+    if kind == "multi-worker":
+        return [f"{var} = {tf('tf.distribute.MultiWorkerMirroredStrategy')}()"]
+    i = indent
+    extra = f", variable_partitioner={part_text}" if part_text else ""
+    return [
+        f"cluster_resolver = {tf('tf.distribute.cluster_resolver.TFConfigClusterResolver')}()",
+        f'if cluster_resolver.task_type in ("worker", "ps"):\n'
+        f"{i}# In TF1 these tasks ran train_and_evaluate themselves; in TF2 they serve the coordinator.\n"
+        f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}cluster_resolver.cluster_spec(), "
+        f"job_name=cluster_resolver.task_type, task_index=cluster_resolver.task_id,\n"
+        f'{i}{i}protocol=cluster_resolver.rpc_layer or "grpc", start=True)\n{i}server.join()',
+        f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}(cluster_resolver{extra})",
+    ]

@@ -87,47 +87,43 @@ def test_file_that_vanishes_between_listing_and_reading(tmp_path):
     assert "strategy.run(step)" in good.read_text()
 
 
+def _with_extra_rule(monkeypatch, leave_call):
+    """Run the real rules plus one deliberately broken rule."""
+    from tf2migrate.rules import registry
+
+    class Extra:
+        def __init__(self, ctx):
+            pass
+
+    Extra.leave_call = staticmethod(leave_call)
+    real = registry.plugins
+    monkeypatch.setattr(registry, "plugins", lambda ctx: real(ctx) + [Extra(ctx)])
+
+
+def _rewrite_victim(tmp_path):
+    path = tmp_path / "victim.py"
+    path.write_text(TF1)
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 123
+    assert path.read_text() == TF1
+    return result.output
+
+
 def test_rewrite_that_does_not_compile_is_never_written(tmp_path, monkeypatch):
     """The safety net under every rule: a broken rule's output is compiled first and refused."""
     import libcst as cst
 
-    from tf2migrate.rules import registry
-
-    class Broken:
-        def __init__(self, ctx):
-            pass
-
-        def leave_call(self, original, updated):
-            return updated.with_changes(func=cst.Name("not valid"))
-
-    real = registry.plugins
-    monkeypatch.setattr(registry, "plugins", lambda ctx: real(ctx) + [Broken(ctx)])
-    path = tmp_path / "victim.py"
-    path.write_text(TF1)
-    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
-    assert result.exit_code == 123
-    assert path.read_text() == TF1
-    assert "TFM999" in result.output
+    _with_extra_rule(monkeypatch, lambda original, updated: updated.with_changes(func=cst.Name("not valid")))
+    assert "TFM999" in _rewrite_victim(tmp_path)
 
 
 def test_crashing_rule_reports_internal_error(tmp_path, monkeypatch):
-    from tf2migrate.rules import registry
+    def crash(original, updated):
+        raise RuntimeError("boom")
 
-    class Crash:
-        def __init__(self, ctx):
-            pass
-
-        def leave_call(self, original, updated):
-            raise RuntimeError("boom")
-
-    real = registry.plugins
-    monkeypatch.setattr(registry, "plugins", lambda ctx: real(ctx) + [Crash(ctx)])
-    path = tmp_path / "victim.py"
-    path.write_text(TF1)
-    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
-    assert result.exit_code == 123
-    assert path.read_text() == TF1
-    assert "TFM999" in result.output and "boom" in result.output
+    _with_extra_rule(monkeypatch, crash)
+    output = _rewrite_victim(tmp_path)
+    assert "TFM999" in output and "boom" in output
 
 
 @pytest.mark.parametrize("source", [

@@ -71,12 +71,11 @@ class EstimatorToKeras(Plugin):
             if i in prog.removed or _v1_switch(orig, ctx, notes):
                 continue
             if i == prog.model_fn_index:
-                new_body += w.parse(shim.layer_class(shim_plan, w) if shim_plan else "")
-                new_body += w.parse(optimizers_compat(model, w))
-                new_body += w.parse(w.build_function(shim_plan.name if shim_plan else None))
-                new_body += w.parse(w.predictions_function())
+                parts = [shim.layer_class(shim_plan, w) if shim_plan else "", optimizers_compat(model, w),
+                         w.build_function(shim_plan.name if shim_plan else None), w.predictions_function()]
+                new_body += _with_lines(w.parse("\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)), stmt)
             elif i == prog.estimator:
-                new_body += w.parse(self._model_statements(prog, w, kind, part))
+                new_body += _with_lines(w.parse(self._model_statements(prog, w, kind, part)), stmt)
             elif i in prog.runs:
                 new_body += self._run_statements(orig, stmt, r, w)
             else:
@@ -84,7 +83,11 @@ class EstimatorToKeras(Plugin):
         notes += r.notes
         if prog.model_fn_index is None:  # a canned estimator: the builder goes before the model is made
             idx = _first_model_statement(new_body, w.model_var)
-            new_body[idx:idx] = w.parse(w.build_function())
+            head = w.parse(w.build_function() + "\n")
+            if idx < len(new_body):
+                head = _with_lines(head, new_body[idx])
+                new_body[idx] = new_body[idx].with_changes(leading_lines=head[0].leading_lines)
+            new_body[idx:idx] = head
         return new_body, notes
 
     def _model_statements(self, prog, w, kind, part) -> str:

@@ -34,6 +34,8 @@ class VerifyResult:
     migrated: object = None
     original_runs: list = field(default_factory=list)   # statistical mode: every original repeat
     first_diverged_step: int = None
+    max_abs_diff: float = 0.0
+    max_rel_diff: float = 0.0
     alignment: str = ""
     failed_side: str = ""
     rewrite_diagnostics: list = field(default_factory=list)
@@ -130,6 +132,7 @@ def _judge(result):
                                 result.rtol, result.atol)
     result.verdict, result.reason = v.verdict, v.reason
     result.first_diverged_step, result.details = v.first_diverged_step, v.details
+    result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result
 
 

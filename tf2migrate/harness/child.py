@@ -72,9 +72,6 @@ def _prepare(spec, recorder):
     if api == "auto":
         with open(spec["script"]) as f:
             api = "v1" if legacy.needs_legacy(f.read()) else "v2"
-    if api == "v1":
-        legacy.enable()
-        recorder.notes.append("legacy mode: tensorflow = tensorflow.compat.v1, v2 behaviour disabled")
     recorder.api = api
     determinism.apply(spec.get("seed", 0), recorder)
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")
@@ -85,6 +82,9 @@ def _prepare(spec, recorder):
     capture_keras.install(recorder, aligner)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
+    if api == "v1":  # last: the patches above must see the real `tensorflow` module
+        legacy.enable()
+        recorder.notes.append("legacy mode: tensorflow = tensorflow.compat.v1, v2 behaviour disabled")
     if spec.get("wrap_strategy") and api == "v2":
         spec["_strategy"] = cluster.make_strategy(topology)
 

@@ -139,9 +139,10 @@ def _cluster(value: cst.Dict, prog) -> None:
 def _strategy(module, prog, ctx) -> None:
     expr = prog.config.get("train_distribute")
     if isinstance(expr, cst.Name):
+        wanted = expr.value
         for i, stmt in enumerate(module.body):
             name, value = _assign(stmt)
-            if name == expr.value and isinstance(value, cst.Call):
+            if name == wanted and isinstance(value, cst.Call):
                 prog.strategy_var, expr = name, value
                 prog.removed.add(i)
     prog.strategy_expr = expr

@@ -29,7 +29,7 @@ class Writer:
 
     def __post_init__(self):
         self.indent = self.module.default_indent
-        self.taken = set(self.ctx.emit.taken)
+        self.taken = render.names_in(self.module) | set(self.prog.defs)
         self.model_var = self.fresh("model")
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
@@ -55,6 +55,14 @@ class Writer:
     def arg_text(self, arg: cst.Arg) -> str:
         value = self.text(arg.value)
         return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
+
+    def call(self, func: str, args: list, level: int = 0) -> str:
+        """`func(a, b)` on one line when it fits in 100 columns, else one argument per line."""
+        one = f"{func}({', '.join(args)})"
+        if len(one) + len(self.indent) * level <= 100 or not args:
+            return one
+        inner = self.indent * (level + 1)
+        return f"{func}(\n" + "".join(f"{inner}{a},\n" for a in args) + f"{self.indent * level})"
 
     def parse(self, code: str) -> list:
         return list(cst.parse_module(code + "\n", config=self.module.config_for_parsing).body) if code else []
@@ -93,7 +101,8 @@ class Writer:
         lines.append(f"{m} = {self.sequential(layer_texts)}")
         lines.append(f"optimizer = {opt}")
         extra = f", metrics=[{', '.join(metrics)}]" if metrics else ""
-        lines.append(f"{m}.compile(optimizer=optimizer, loss={loss}{extra})")
+        compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([extra[2:]] if extra else [])
+        lines.append(self.call(f"{m}.compile", compile_args, 1))
         lines.append(f"return {m}")
         params = "params" if getattr(plan, "uses_params", False) else ""
         body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))

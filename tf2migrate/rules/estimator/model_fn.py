@@ -122,7 +122,8 @@ class _Reader:
             return None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name)):
-            raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
+            node, why = forward._why(small, self.ctx)
+            raise Unreadable(node if node is not small else stmt, why)
         self.assign(small.targets[0].target.value, small.value, stmt, index)
 
     def assign(self, name, value, stmt, index) -> None:

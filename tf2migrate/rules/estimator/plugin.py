@@ -65,11 +65,15 @@ class EstimatorToKeras(Plugin):
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
         notes = list(getattr(model, "notes", [])) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
-        new_body = []
+        new_body, carried = [], None
         for i, stmt in enumerate(updated.body):
             orig = original.body[i]
             if i in prog.removed or _v1_switch(orig, ctx, notes):
+                carried = carried if carried is not None else stmt.leading_lines
                 continue
+            if carried is not None:
+                stmt = stmt.with_changes(leading_lines=carried)
+                carried = None
             if i == prog.model_fn_index:
                 parts = [shim.layer_class(shim_plan, w) if shim_plan else "", optimizers_compat(model, w),
                          w.build_function(shim_plan.name if shim_plan else None), w.predictions_function()]
@@ -99,7 +103,7 @@ class EstimatorToKeras(Plugin):
         seed = prog.config.get("tf_random_seed")
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
-        lines += strategy.statements(kind, var, prog, ctx, w.tf, i, part_text)
+        lines += strategy.statements(kind, var, prog, ctx, w.tf, i, part_text, w.call)
         params = prog.bound.get("params")
         make = f"{w.model_var} = {w.build_name}({w.text(params) if params is not None else ''})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)
@@ -114,7 +118,7 @@ class EstimatorToKeras(Plugin):
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in analyze.METHODS:
                 return _with_lines(w.parse(r.method(call)), stmt)
         replacer = _ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=self.ctx)
-        return [stmt.visit(replacer)]
+        return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]
 
 
 def _with_lines(new: list, old) -> list:

@@ -92,7 +92,9 @@ class Runs:
         cbs = self.callbacks(plan, True)
         if cbs:
             args.append(f"callbacks=[{', '.join(cbs)}]")
-        lines.append(f"{m}.fit({', '.join(args)})")
+        if plan.early is not None:
+            self.notes.append((plan.early.node, "TFM316", None))
+        lines.append(self.w.call(f"{m}.fit", args))
         return lines
 
     def evaluate(self, input_fn, steps) -> str:

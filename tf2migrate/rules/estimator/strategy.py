@@ -92,7 +92,7 @@ def render_partitioner(expr, ctx, tf) -> str:
     return f"{tf('tf.distribute.experimental.partitioners.' + cls)}({', '.join(args)})"
 
 
-def statements(kind, var, prog, ctx, tf, indent, part_text) -> list:
+def statements(kind, var, prog, ctx, tf, indent, part_text, call) -> list:
     """Source lines that create `var` for `kind` (empty for none)."""
     if kind == "none":
         return []
@@ -113,5 +113,6 @@ def statements(kind, var, prog, ctx, tf, indent, part_text) -> list:
         f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}cluster_resolver.cluster_spec(), "
         f"job_name=cluster_resolver.task_type, task_index=cluster_resolver.task_id,\n"
         f'{i}{i}protocol=cluster_resolver.rpc_layer or "grpc", start=True)\n{i}server.join()',
-        f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}(cluster_resolver{extra})",
+        call(f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}",
+             ["cluster_resolver"] + ([extra[2:]] if extra else [])),
     ]

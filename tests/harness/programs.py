@@ -1,0 +1,81 @@
+"""Small programs the tests write into tmp_path: a TF1-style original, its Keras migrations (right and
+deliberately wrong), and programs that crash or hang."""
+import os
+
+from conftest import SEED_DIR
+
+TF1_MLP_ADAM = '''
+import numpy as np
+import tensorflow as tf  # a real TF1 program: runs only in legacy mode
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(32, 4)).astype("float32")
+Y = (X @ rng.normal(size=(4, 1)) + 0.1).astype("float32")
+
+x = tf.placeholder(tf.float32, [None, 4])
+y = tf.placeholder(tf.float32, [None, 1])
+hidden = tf.layers.dense(x, 8, activation=tf.nn.relu)
+pred = tf.layers.dense(hidden, 1)
+loss = tf.losses.mean_squared_error(y, pred)
+train_op = tf.train.AdamOptimizer(0.01).minimize(loss)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range({steps}):
+        _, value = sess.run([train_op, loss], feed_dict={{x: X, y: Y}})
+    print("final loss", value)
+'''
+
+KERAS_MLP_ADAM = '''
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(32, 4)).astype("float32")
+Y = (X @ rng.normal(size=(4, 1)) + 0.1).astype("float32")
+
+dataset = tf.data.Dataset.from_tensors((X, Y)).repeat()
+model = tf.keras.Sequential([{layers}])
+model.compile(tf.keras.optimizers.Adam(0.01{epsilon}), "mse")
+model.fit(dataset, epochs=1, steps_per_epoch={steps}, verbose=0)
+'''
+
+TWO_LAYERS = 'tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(1)'
+ONE_LAYER = "tf.keras.layers.Dense(1)"
+
+HANGS = '''
+import subprocess, sys, time
+import tensorflow as tf
+child = subprocess.Popen(["sleep", "3600"])
+with open({pid_file!r}, "w") as f:
+    f.write(str(child.pid))
+time.sleep(3600)
+'''
+
+
+def write(tmp_path, name, text):
+    path = os.path.join(str(tmp_path), name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def tf1_mlp(tmp_path, steps):
+    return write(tmp_path, "train_tf1.py", TF1_MLP_ADAM.format(steps=steps))
+
+
+def keras_mlp(tmp_path, steps, epsilon=1e-8, layers=TWO_LAYERS, name="train_tf2.py"):
+    eps = "" if epsilon is None else f", epsilon={epsilon!r}"
+    return write(tmp_path, name, KERAS_MLP_ADAM.format(steps=steps, epsilon=eps, layers=layers))
+
+
+def seed_migrated_variant(tmp_path, old, new, name):
+    with open(os.path.join(SEED_DIR, "migrated.py")) as f:
+        text = f.read()
+    assert old in text
+    return write(tmp_path, name, text.replace(old, new))
+
+
+def hanging(tmp_path):
+    pid_file = os.path.join(str(tmp_path), "grandchild.pid")
+    return write(tmp_path, "hangs.py", HANGS.format(pid_file=pid_file)), pid_file

@@ -1,10 +1,13 @@
 """A cache of files known to need no change, keyed on tool version, enabled rules and content.
 
-Like black's: only clean files are cached (with their report-only diagnostics), so a warm run
-re-reads and hashes each file but parses none of them.
+Like black's: clean files are cached (with their report-only diagnostics), so a warm run
+re-reads and hashes each file but parses none of them. A file that `--check`/`--diff` found to need
+a rewrite is cached too, marked "changed", and only `--check` reuses that entry (it prints nothing
+but the diagnostics and the file's name); a rewrite or a diff always does the work again.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -41,6 +44,9 @@ def rules_fingerprint(selection, tables_folder: Path) -> str:
     return h.hexdigest()[:20]
 
 
+CLEAN, PENDING = "clean", "changed"
+
+
 class Cache:
     def __init__(self, key: str, enabled: bool = True) -> None:
         self.enabled = enabled
@@ -55,18 +61,28 @@ class Cache:
 
     def lookup(self, path: str, content_digest: str):
         """The cached diagnostics of a clean file, or None."""
+        return self._lookup(path, content_digest, CLEAN)
+
+    def lookup_pending(self, path: str, content_digest: str):
+        """The cached diagnostics of a file that `--check` would rewrite, or None."""
+        return self._lookup(path, content_digest, PENDING)
+
+    def _lookup(self, path: str, content_digest: str, kind: str):
         entry = self.entries.get(os.path.abspath(path)) if self.enabled else None
-        if entry and entry[0] == content_digest:
-            return [Diagnostic.from_json(d) for d in entry[1]]
+        if entry and entry[0] == content_digest and (entry[2] if len(entry) > 2 else CLEAN) == kind:
+            # the path as given this time, not as it was spelled when the entry was made
+            return [dataclasses.replace(Diagnostic.from_json(d), path=path) for d in entry[1]]
         return None
 
     def remember(self, results) -> None:
         if not self.enabled:
             return
         for r in results:
-            if r.status is Status.UNCHANGED and r.digest:
+            if r.status in (Status.UNCHANGED, Status.CHANGED) and r.digest:
                 key = os.path.abspath(r.path)
                 value = [r.digest, [d.to_json() for d in r.diagnostics]]
+                if r.status is Status.CHANGED:  # only set by --check/--diff: the file is as it was
+                    value.append(PENDING)
                 if self.entries.get(key) != value:
                     self.entries[key] = value
                     self.dirty = True

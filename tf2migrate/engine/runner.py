@@ -27,15 +27,13 @@ class RunOptions:
 def _heavy(job) -> FileResult:
     path, data, src, content_digest, mode, selection = job
     result = transform(path, data, src, mode, selection)
-    if result.status is Status.UNCHANGED:
-        result.digest = content_digest
+    if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
+        result.digest = content_digest  # the file is still this content: the cache may keep the result
     return result
 
 
 def run(candidates, options: RunOptions) -> list:
-    from tf2migrate.rules.registry import trigger_pattern
-
-    pattern = trigger_pattern()
+    pattern = None  # the rule modules are imported only once a file misses the cache
     results, jobs = [], []
     for cand in candidates:
         if cand.symlink:
@@ -50,6 +48,15 @@ def run(candidates, options: RunOptions) -> list:
         if cached is not None:
             results.append(FileResult(cand.path, Status.UNCHANGED, cached, digest=content_digest))
             continue
+        pending = options.cache.lookup_pending(cand.path, content_digest) \
+            if options.cache and options.mode is Mode.CHECK else None
+        if pending is not None:
+            results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest))
+            continue
+        if pattern is None:
+            from tf2migrate.rules.registry import trigger_pattern
+
+            pattern = trigger_pattern()
         src, done = precheck(cand.path, data, pattern)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None

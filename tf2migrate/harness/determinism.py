@@ -14,6 +14,7 @@ def apply(seed, recorder):
     random.seed(seed)
     np.random.seed(seed)
     tf.random.set_seed(seed)
+    _seed_every_graph(seed)
     _identity_shuffle(tf)
     _no_dropout(tf)
     _seed_estimators(seed)
@@ -55,6 +56,21 @@ def _no_dropout(tf):
     from keras.src.layers.regularization import dropout as keras_dropout
 
     keras_dropout.Dropout.call = lambda self, inputs, training=None: tf.identity(inputs)
+
+
+def _seed_every_graph(seed):
+    """TF1 programs draw initial values from their graph's seed: give every graph one, including the
+    default graph that legacy mode creates after this point and graphs the program makes itself."""
+    from tensorflow.python.framework import ops
+
+    original_init = ops.Graph.__init__
+
+    def __init__(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        self.seed = seed
+
+    ops.Graph.__init__ = __init__
+    ops.get_default_graph().seed = seed
 
 
 def _seed_estimators(seed):

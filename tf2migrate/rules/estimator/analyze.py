@@ -46,6 +46,7 @@ class Program:
     runs: dict = field(default_factory=dict)  # statement index -> the original statement with runs in it
     hooks: dict = field(default_factory=dict)  # var -> hook call, for hooks assigned to a name
     defs: dict = field(default_factory=dict)  # top-level function and class names -> node
+    values: dict = field(default_factory=dict)  # top-level `name = value` (last one wins)
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
@@ -89,6 +90,8 @@ def _read_module(module, prog: Program, ctx) -> None:
         if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
             prog.defs[stmt.name.value] = stmt
         name, value = _assign(stmt)
+        if name is not None:
+            prog.values[name] = value
         if isinstance(value, cst.Dict):
             _cluster(value, prog)
         canonical = _canonical(value, ctx) if value is not None else None
@@ -150,7 +153,7 @@ def _strategy(module, prog, ctx) -> None:
 
 def _model(module, prog, ctx) -> None:
     if _canonical(prog.call, ctx) in canned.CANNED:
-        prog.model = canned.read(prog.call, prog.bound, ctx)
+        prog.model = canned.read(prog.call, prog.bound, ctx, prog.values)
         return
     fn = prog.bound.get("model_fn")
     if not isinstance(fn, cst.Name) or not isinstance(prog.defs.get(fn.value), cst.FunctionDef):

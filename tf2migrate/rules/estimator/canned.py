@@ -40,6 +40,7 @@ class CannedPlan:
     canonical: str
     bound: dict
     columns: list = field(default_factory=list)  # numeric_column calls
+    columns_name: object = None  # the Name the columns list was assigned to, if any
     blockers: list = field(default_factory=list)
     forward_blockers: list = field(default_factory=list)
     notes: list = field(default_factory=list)
@@ -59,7 +60,7 @@ class CannedPlan:
         return n
 
 
-def read(call, bound, ctx) -> CannedPlan:
+def read(call, bound, ctx, values) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
     plan = CannedPlan(canonical, bound)
     for name, value in bound.items():
@@ -67,6 +68,8 @@ def read(call, bound, ctx) -> CannedPlan:
             plan.blockers.append(Unreadable(value, f"`{canonical.rpartition('.')[2]}({name}=...)`: "
                                             "build the Keras model by hand"))
     cols = bound.get("feature_columns")
+    if isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
+        plan.columns_name, cols = cols, values[cols.value]
     if not isinstance(cols, (cst.List, cst.Tuple)):
         plan.blockers.append(Unreadable(cols or call, "feature_columns that are not a list literal: convert by hand"))
         return plan

@@ -80,8 +80,8 @@ class Writer:
         i = self.indent
         if len(layer_texts) == 1:
             return f"{self.tf('tf.keras.Sequential')}([{layer_texts[0]}])"
-        inner = "".join(f"{i}{i}{t},\n" for t in layer_texts)
-        return f"{self.tf('tf.keras.Sequential')}([\n{inner}{i}])"
+        inner = "".join(f"{i}{t},\n" for t in layer_texts)
+        return f"{self.tf('tf.keras.Sequential')}([\n{inner}])"
 
     def build_function(self, shim_layer=None) -> str:
         plan, i, m = self.prog.model, self.indent, self.model_var

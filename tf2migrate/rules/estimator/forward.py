@@ -116,13 +116,17 @@ def _calls(expr, ctx) -> list:
     return found
 
 
+SHIMMABLE = {"tf.get_variable"}
+
+
 def _why(expr, ctx):
+    """(node, message, shimmable): why a forward statement does not convert, and whether the shim may keep it."""
     for node, canonical in _calls(expr, ctx):
         if canonical and canonical.startswith("tf.contrib."):
-            return node, "`tf.contrib` is gone in TF2: replace it (see the TF2 migration guide) before converting"
+            return node, "`tf.contrib` is gone in TF2: replace it (see the TF2 migration guide) before converting", False
         if canonical in WHY:
-            return node, WHY[canonical]
-    return expr, "not a layer the converter knows: use a Keras layer, or convert the Estimator by hand"
+            return node, WHY[canonical], canonical in SHIMMABLE
+    return expr, "not a layer the converter knows: use a Keras layer, or convert the Estimator by hand", True
 
 
 def read_assign(name, value, stmt, plan, ctx) -> None:
@@ -139,8 +143,10 @@ def read_assign(name, value, stmt, plan, ctx) -> None:
     used = _names(value)
     calls = [c for _, c in _calls(value, ctx)]
     if used & {"labels", "mode", "features"} or not used & known or any(c not in DERIVING for c in calls):
-        node, why = _why(value, ctx)
-        raise Unreadable(node, why)
+        node, why, shimmable = _why(value, ctx)
+        problem = Unreadable(node, why)
+        problem.shimmable = shimmable
+        raise problem
     chain.steps.append(Step(name, stmt))
 
 

@@ -80,12 +80,13 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
         body = body[1:]
     reader = _Reader(plan, ctx)
     for index, stmt in enumerate(body):
-        if plan.loss is None:
-            plan.forward_indices.append(index + (len(fn.body.body) - len(body)))
+        before_loss = plan.loss is None
         try:
             reader.statement(stmt, index)
         except Unreadable as problem:
             (plan.blockers if plan.loss is not None else plan.forward_blockers).append(problem)
+        if before_loss and plan.loss is None:
+            plan.forward_indices.append(index + (len(fn.body.body) - len(body)))
     if plan.loss is None and not plan.blockers and not plan.forward_blockers:
         plan.block(fn.name, "no TF1 loss found in model_fn: convert it by hand")
     if plan.optimizer is None and not plan.blockers:
@@ -122,7 +123,7 @@ class _Reader:
             return None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name)):
-            node, why = forward._why(small, self.ctx)
+            node, why, _ = forward._why(small, self.ctx)
             raise Unreadable(node if node is not small else stmt, why)
         self.assign(small.targets[0].target.value, small.value, stmt, index)
 

@@ -87,10 +87,11 @@ class EstimatorToKeras(Plugin):
         notes += r.notes
         if prog.model_fn_index is None:  # a canned estimator: the builder goes before the model is made
             idx = _first_model_statement(new_body, w.model_var)
-            head = w.parse(w.build_function() + "\n")
+            head = w.parse(w.build_function())
+            two = [cst.EmptyLine(), cst.EmptyLine()]
+            head[0] = head[0].with_changes(leading_lines=two)
             if idx < len(new_body):
-                head = _with_lines(head, new_body[idx])
-                new_body[idx] = new_body[idx].with_changes(leading_lines=head[0].leading_lines)
+                new_body[idx] = new_body[idx].with_changes(leading_lines=two)
             new_body[idx:idx] = head
         return new_body, notes
 
@@ -163,6 +164,9 @@ def render_kept(stmt, prog, ctx):
     from tf2migrate.rules.estimator.render import respell
 
     if isinstance(stmt, cst.FunctionDef) and stmt.name.value in prog.input_fns:
+        return respell(stmt, ctx)
+    columns = getattr(prog.model, "columns_name", None)
+    if columns is not None and analyze._assign(stmt)[0] == columns.value:
         return respell(stmt, ctx)
     return stmt
 

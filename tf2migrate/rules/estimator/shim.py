@@ -26,6 +26,8 @@ def plan(model, ctx):
     """A ShimPlan when the forward pass separates cleanly, else None."""
     if model.loss is None or model.optimizer is None or model.blockers or model.uses_params:
         return None
+    if not all(getattr(p, "shimmable", False) for p in model.forward_blockers):
+        return None
     if not isinstance(model.loss.output, cst.Name) or model.predictions is not None:
         return None
     body = model.node.body.body

@@ -1,0 +1,74 @@
+"""A crashing program gives exit 3 with its error; a hanging one is stopped at --timeout; Ctrl-C ends
+everything; nothing (process, grandchild, port) is left behind."""
+import os
+import signal
+import subprocess
+import time
+
+import psutil
+import pytest
+from click.testing import CliRunner
+
+from conftest import PYTHON, ROOT, assert_nothing_left
+from programs import hanging, seed_migrated_variant
+from tf2migrate.cli.verify_cmd import verify as verify_command
+
+pytestmark = pytest.mark.slow
+
+
+def test_crashing_program_exits_3_with_its_error(seed_pair, tmp_path):
+    original, _ = seed_pair
+    crashing = seed_migrated_variant(tmp_path, "verbose=0)\nprint", "verbos=0)\nprint", "crashes.py")
+    out = CliRunner().invoke(verify_command, [original, crashing])
+    assert out.exit_code == 3, out.output
+    assert "INCOMPARABLE" in out.output and "the migrated program failed" in out.output
+    assert "unexpected keyword argument 'verbos'" in out.output      # its error, from the tail of its output
+    assert "crashes.py" in out.output
+
+
+def test_hanging_program_is_stopped_at_timeout(seed_pair, tmp_path, verify):
+    original, _ = seed_pair
+    program, pid_file = hanging(tmp_path)
+    result = verify(original, program, timeout=15)
+    assert result.migrated.status == "timeout" and result.original.status == "ok"
+    assert result.exit_code == 3 and "timed out" in result.reason
+    with open(pid_file) as f:
+        grandchild = int(f.read())
+    # the program's own child (`sleep 3600`) went with it: the whole process group is ended
+    assert not psutil.pid_exists(grandchild) or psutil.Process(grandchild).status() == psutil.STATUS_ZOMBIE
+
+
+def test_ctrl_c_ends_every_child(seed_pair, tmp_path):
+    original, _ = seed_pair
+    program, pid_file = hanging(tmp_path)
+    cli = subprocess.Popen([PYTHON, "-m", "tf2migrate.cli.verify_cmd", original, program, "--timeout", "300"],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(1200):
+            if os.path.exists(pid_file) and os.path.getsize(pid_file):
+                break
+            time.sleep(0.1)
+        time.sleep(0.2)
+        descendants = psutil.Process(cli.pid).children(recursive=True)
+        assert descendants, "the verify command started no children"
+        with open(pid_file) as f:
+            grandchild = int(f.read())
+        cli.send_signal(signal.SIGINT)
+        output = cli.communicate(timeout=60)[0].decode(errors="replace")
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode != 0, output
+    gone, alive = psutil.wait_procs(descendants + [psutil.Process(grandchild)] if psutil.pid_exists(grandchild)
+                                    else descendants, timeout=10)
+    assert [p for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
+    assert_nothing_left()
+
+
+def test_original_failing_before_step_0_releases_the_waiting_side(tmp_path, seed_pair, verify):
+    _, migrated = seed_pair
+    broken = tmp_path / "broken.py"
+    broken.write_text("import tensorflow.compat.v1 as tf1\nraise RuntimeError('broken before training')\n")
+    result = verify(str(broken), migrated, timeout=120)
+    assert result.failed_side == "original" and result.exit_code == 3
+    assert "broken before training" in result.reason

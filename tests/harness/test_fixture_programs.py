@@ -8,17 +8,28 @@ import pytest
 from conftest import ROOT
 
 
+def _skip(folder, reason, suffix):
+    name = os.path.basename(os.path.dirname(folder))
+    return pytest.param(folder, None, None, id=f"{name}-{suffix}", marks=pytest.mark.skip(reason=f"{name}: {reason}"))
+
+
 def _cases():
     for folder in sorted(glob.glob(os.path.join(ROOT, "fixtures", "programs", "*", ""))):
         name = os.path.basename(os.path.dirname(folder))
         config_path = os.path.join(folder, "verify.toml")
         if not os.path.exists(config_path):
-            yield pytest.param(folder, None, None, id=f"{name}-no-config",
-                               marks=pytest.mark.skip(reason=f"{name} has no verify.toml"))
+            yield _skip(folder, "no verify.toml", "no-config")
             continue
-        with open(config_path, "rb") as f:
-            config = tomllib.load(f)
-        for entry in config.get("verify", []):
+        try:
+            with open(config_path, "rb") as f:
+                config = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            yield _skip(folder, f"verify.toml does not parse: {e}", "bad-config")
+            continue
+        for i, entry in enumerate(config.get("verify", [])):
+            if "cluster" not in entry:
+                yield _skip(folder, f"verify entry {i + 1} names no cluster", f"entry{i + 1}")
+                continue
             yield pytest.param(folder, config, entry, id=f"{name}-{entry['cluster']}")
 
 

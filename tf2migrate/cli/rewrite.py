@@ -7,7 +7,7 @@ import sys
 import click
 
 from tf2migrate.cli import config, output
-from tf2migrate.engine.context import Selection
+from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
 from tf2migrate.engine.process import Mode
 

@@ -5,6 +5,7 @@ cheap pre-pass live around it in `process.py`.
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -30,7 +31,13 @@ class RewriteResult:
 def rewrite_text(text: str, path: str = "<string>", selection: Selection = None) -> RewriteResult:
     """Raises libcst.ParserSyntaxError when the text does not parse."""
     module = cst.parse_module(text)
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    cached: dict = {}
+
+    def positions() -> dict:  # costly (a code generation pass): only for files with findings
+        if "p" not in cached:
+            cached["p"] = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return cached["p"]
+
     try:
         return _rewrite(module, text, path, selection, positions, frozenset())
     except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
@@ -41,11 +48,14 @@ def _rewrite(module, text, path, selection, positions, no_retarget) -> RewriteRe
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables
 
-    imports = ImportMap.of(module)
+    tree = ast.parse(text)
+    imports = ImportMap.from_ast(tree)
     ctx = Context(
+        tree=tree,
         path=path,
         imports=imports,
-        positions=positions,
+        position_source=positions,
+        text=text,
         suppressions=parse_suppressions(text),
         selection=selection or Selection(),
         emit=NameEmitter(imports, load_tables().importable, text, no_retarget),
@@ -53,6 +63,6 @@ def _rewrite(module, text, path, selection, positions, no_retarget) -> RewriteRe
         module=module,
     )
     new = module.visit(Traversal(ctx, registry.plugins(ctx)))
-    new = finish_imports(module, new, imports, ctx.emit, ctx.references)
+    new = finish_imports(module, new, imports, ctx.emit, ctx.references, text)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=new.code, diagnostics=diagnostics)

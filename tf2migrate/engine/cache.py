@@ -45,6 +45,7 @@ def rules_fingerprint(selection, tables_folder: Path) -> str:
 
 
 CLEAN, PENDING = "clean", "changed"
+TRIGGERS = "trigger-pattern"  # not an absolute path, so never a file's entry
 
 
 class Cache:
@@ -73,6 +74,18 @@ class Cache:
             # the path as given this time, not as it was spelled when the entry was made
             return [dataclasses.replace(Diagnostic.from_json(d), path=path) for d in entry[1]]
         return None
+
+    def trigger_pattern(self):
+        """(source, flags) of the pre-pass regex the rules of this key make, or None."""
+        saved = self.entries.get(TRIGGERS) if self.enabled else None
+        if isinstance(saved, list) and len(saved) == 2 and isinstance(saved[0], str) and isinstance(saved[1], int):
+            return saved[0], saved[1]
+        return None
+
+    def remember_trigger_pattern(self, source: str, flags: int) -> None:
+        if self.enabled and self.entries.get(TRIGGERS) != [source, flags]:
+            self.entries[TRIGGERS] = [source, flags]
+            self.dirty = True
 
     def remember(self, results) -> None:
         if not self.enabled:

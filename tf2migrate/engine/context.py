@@ -11,30 +11,19 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.engine.diagnostics import Diagnostic, Severity, code_matches
+from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.facts import Facts
 from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.selection import Selection  # noqa: F401 (defined there, still importable here)
 from tf2migrate.engine.suppress import Suppressions
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which codes run (prefix match), plus the rewrite's choices (`strategy`: auto, none, ...)."""
-
-    select: tuple = ("ALL",)
-    ignore: tuple = ()
-    strategy: str = "auto"
-
-    def enabled(self, code: str) -> bool:
-        return code_matches(code, self.select) and not code_matches(code, self.ignore)
 
 
 @dataclass
 class Context:
     path: str
     imports: ImportMap
-    positions: dict
+    position_source: object  # a callable giving {node: CodeRange}; run only if something is reported
     suppressions: Suppressions
     selection: Selection
     emit: NameEmitter
@@ -45,12 +34,21 @@ class Context:
     module: Optional[cst.Module] = None
     references: Counter = field(default_factory=Counter)  # import binding -> references seen
     memo: dict = field(default_factory=dict)  # per-module analyses that rules share, built on first use
+    text: str = ""  # the module's source, for cheap text checks before an analysis
+    tree: object = None  # the same source parsed by `ast`: fast to walk for whole-module facts
+    _positions: Optional[dict] = None
+
+    @property
+    def positions(self) -> dict:
+        if self._positions is None:
+            self._positions = self.position_source()
+        return self._positions
     _facts: Optional[Facts] = None
 
     @property
     def facts(self) -> Facts:
         if self._facts is None:
-            self._facts = Facts(self, self.module)
+            self._facts = Facts(self, self.tree)
         return self._facts
 
     def shadowed(self, name: str) -> bool:

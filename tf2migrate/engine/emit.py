@@ -53,7 +53,7 @@ class NameEmitter:
         module, last = self._module(canonical)
         if module is None or binding.local in self.no_retarget:
             return None
-        asname = binding.local if binding.alias.asname is not None else None
+        asname = binding.local if binding.asname is not None else None
         local = asname or last
         if local != binding.local and local in self.taken:
             return None

@@ -5,38 +5,45 @@ Rules use these facts as proofs before touching a method call whose name alone i
 """
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from tf2migrate.engine.imports import dotted
 
 
-class _Assignments(cst.CSTVisitor):
-    def __init__(self, ctx) -> None:
-        self.ctx = ctx
-        self.made_by: dict = {}  # dotted target -> set of canonical callee names
-
-    def _record(self, target, value) -> None:
-        name = dotted(target)
-        if name is None or not isinstance(value, cst.Call):
-            return
-        _, canonical = self.ctx.imports.resolve(value.func)
-        if canonical:
-            self.made_by.setdefault(name, set()).add(canonical)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            self._record(target.target, node.value)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if node.value is not None:
-            self._record(node.target, node.value)
+def _dotted(node) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 class Facts:
-    def __init__(self, ctx, module: cst.Module) -> None:
-        collector = _Assignments(ctx)
-        module.visit(collector)
-        self.made_by = collector.made_by
+    """Read from Python's `ast` (fast), keyed by dotted text, so LibCST nodes can ask by `dotted()`."""
+
+    def __init__(self, ctx, tree: ast.AST) -> None:
+        self.made_by: dict = {}  # dotted target -> set of canonical callee names
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets, value = [node.target], node.value
+            else:
+                continue
+            if not isinstance(value, ast.Call):
+                continue
+            callee = _dotted(value.func)
+            canonical = ctx.imports.resolve_dotted(callee)[1] if callee else None
+            if canonical:
+                for target in targets:
+                    name = _dotted(target)
+                    if name:
+                        self.made_by.setdefault(name, set()).add(canonical)
 
     def made_by_any(self, expr: cst.BaseExpression, predicate, ctx) -> bool:
         """True if `expr` is, or names something assigned from, a call to a matching TF symbol."""

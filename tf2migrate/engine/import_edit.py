@@ -1,6 +1,7 @@
 """Add the imports new names need; remove only the imports that the rewrite itself left unused."""
 from __future__ import annotations
 
+import ast
 from collections import Counter
 
 import libcst as cst
@@ -8,35 +9,14 @@ import libcst as cst
 from tf2migrate.engine.imports import ImportMap
 
 
-class _References(cst.CSTVisitor):
-    """Counts Name uses outside import statements, attribute names and keyword names."""
-
-    def __init__(self) -> None:
-        self.counts: Counter = Counter()
-        self._skip: set = set()
-
-    def visit_Import(self, node) -> bool:
-        return False
-
-    def visit_ImportFrom(self, node) -> bool:
-        return False
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self._skip.add(id(node.attr))
-
-    def visit_Arg(self, node: cst.Arg) -> None:
-        if node.keyword is not None:
-            self._skip.add(id(node.keyword))
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if id(node) not in self._skip:
-            self.counts[node.value] += 1
-
-
-def references(module: cst.Module) -> Counter:
-    visitor = _References()
-    module.visit(visitor)
-    return visitor.counts
+def references(code: str) -> Counter:
+    """Name uses outside import statements, attribute names and keywords, counted with `ast`
+    (a C parser: one LibCST traversal of a large file costs more than parsing it again)."""
+    counts: Counter = Counter()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name):
+            counts[node.id] += 1
+    return counts
 
 
 class _Remove(cst.CSTTransformer):
@@ -85,14 +65,14 @@ class PartialRetarget(Exception):
         self.locals = locals_
 
 
-def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen) -> cst.Module:
+def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, text: str) -> cst.Module:
     """`seen` counts the references to each binding that the traversal met."""
     if updated is original:
         return updated
     partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
     if partial:
         raise PartialRetarget(partial)
-    before, after = references(original), references(updated)
+    before, after = references(text), references(updated.code)
     unused = {
         local for local in imports.bindings
         if before[local] > 0 and after[local] == 0

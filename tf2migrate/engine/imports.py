@@ -5,6 +5,7 @@ Canonical names start with `tf.` and drop `compat.v1`/`compat.v2`: in TF1 code `
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -17,8 +18,7 @@ COMPAT = ("compat.v1.", "compat.v2.")
 class Binding:
     local: str
     target: str  # dotted module or object path, e.g. "tensorflow.compat.v1"
-    statement: cst.CSTNode
-    alias: cst.ImportAlias
+    asname: Optional[str] = None  # the `as` name, when the import has one
     from_module: Optional[str] = None  # set for `from M import name`
 
 
@@ -55,15 +55,31 @@ class ImportMap:
 
     @classmethod
     def of(cls, module: cst.Module) -> "ImportMap":
-        collector = _Collector()
-        module.visit(collector)
-        return cls(collector.bindings)
+        return cls.from_ast(ast.parse(module.code))
+
+    @classmethod
+    def from_ast(cls, tree: ast.AST) -> "ImportMap":
+        """Every import in the file (module level or not), read from Python's own fast parser."""
+        bindings: dict = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    local = alias.asname or alias.name.split(".")[0]
+                    target = alias.name if alias.asname else local
+                    bindings[local] = Binding(local, target, alias.asname)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                for alias in node.names:
+                    if alias.name != "*":
+                        local = alias.asname or alias.name
+                        bindings[local] = Binding(local, f"{node.module}.{alias.name}", alias.asname, node.module)
+        return cls(bindings)
 
     def resolve(self, expr: cst.BaseExpression) -> tuple[Optional[str], Optional[str]]:
         """(literal, canonical) names for a reference, e.g. (`tf.compat.v1.X`, `tf.X`)."""
         name = dotted(expr)
-        if name is None:
-            return None, None
+        return self.resolve_dotted(name) if name is not None else (None, None)
+
+    def resolve_dotted(self, name: str) -> tuple[Optional[str], Optional[str]]:
         head, _, rest = name.partition(".")
         binding = self.bindings.get(head)
         if binding is None:
@@ -80,35 +96,10 @@ class ImportMap:
         """A local name bound to the TF2 `tensorflow` namespace, if the file has one."""
         for local, b in self.bindings.items():
             if b.from_module is None and b.target in ("tensorflow", "tensorflow.compat.v2"):
-                if b.alias.asname is not None or b.alias.name.value == "tensorflow":
+                if b.asname is not None or b.target == "tensorflow":
                     return local
         return None
 
     def bound_to(self, local: str) -> Optional[str]:
         b = self.bindings.get(local)
         return b.target if b else None
-
-
-class _Collector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.bindings: dict[str, Binding] = {}
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        for alias in node.names:
-            full = dotted(alias.name) or ""
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local, target = alias.asname.name.value, full
-            else:
-                local = target = full.split(".")[0]
-            self.bindings[local] = Binding(local, target, node, alias)
-        return False
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-            return False
-        module = dotted(node.module) or ""
-        for alias in node.names:
-            name = dotted(alias.name) or ""
-            local = alias.asname.name.value if alias.asname is not None else name
-            self.bindings[local] = Binding(local, f"{module}.{name}", node, alias, from_module=module)
-        return False

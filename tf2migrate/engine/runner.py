@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import re
 from dataclasses import dataclass
 
 from tf2migrate.engine.cache import Cache, digest
-from tf2migrate.engine.context import Selection
+from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
 
 POOL_THRESHOLD = 4  # fewer files than this needing LibCST: a pool costs more than it saves
@@ -30,6 +31,20 @@ def _heavy(job) -> FileResult:
     if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
         result.digest = content_digest  # the file is still this content: the cache may keep the result
     return result
+
+
+def _trigger_pattern(cache):
+    """The pre-pass regex. The cache keeps its source: it is keyed on the rule code and tables that
+    make it, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
+    saved = cache.trigger_pattern() if cache else None
+    if saved is not None:
+        return re.compile(*saved)
+    from tf2migrate.rules.registry import trigger_pattern
+
+    pattern = trigger_pattern()
+    if cache:
+        cache.remember_trigger_pattern(pattern.pattern, pattern.flags)
+    return pattern
 
 
 def run(candidates, options: RunOptions) -> list:
@@ -54,9 +69,7 @@ def run(candidates, options: RunOptions) -> list:
             results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest))
             continue
         if pattern is None:
-            from tf2migrate.rules.registry import trigger_pattern
-
-            pattern = trigger_pattern()
+            pattern = _trigger_pattern(options.cache)
         src, done = precheck(cand.path, data, pattern)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
@@ -65,8 +78,9 @@ def run(candidates, options: RunOptions) -> list:
         jobs.append((cand.path, data, src, content_digest, options.mode, options.selection))
     if options.jobs > 1 and len(jobs) >= POOL_THRESHOLD:
         workers = min(options.jobs, len(jobs))
+        jobs.sort(key=lambda job: len(job[1]), reverse=True)  # largest first: no long file left for last
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            results.extend(pool.map(_heavy, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
+            results.extend(pool.map(_heavy, jobs))
     else:
         results.extend(_heavy(job) for job in jobs)
     if options.cache:

@@ -74,3 +74,16 @@ def function_locals(node: cst.FunctionDef) -> set:
 
 def lambda_locals(node: cst.Lambda) -> set:
     return _params(node.params)
+
+
+class LazyLocals:
+    """A function's local names, collected only if someone asks (most functions never are)."""
+
+    def __init__(self, node: cst.FunctionDef) -> None:
+        self.node = node
+        self.names = None
+
+    def __contains__(self, name: str) -> bool:
+        if self.names is None:
+            self.names = function_locals(self.node)
+        return name in self.names

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.engine.scopes import function_locals, lambda_locals
+from tf2migrate.engine.scopes import LazyLocals, lambda_locals
 
 HOOKS = ("leave_call", "leave_reference", "leave_assign", "leave_module")
 
@@ -23,7 +23,7 @@ class Traversal(cst.CSTTransformer):
     # scopes
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._not_refs.add(id(node.name))
-        self.ctx.scopes.append(function_locals(node))
+        self.ctx.scopes.append(LazyLocals(node))
         self.ctx.functions.append(node)
 
     def leave_FunctionDef(self, original, updated):

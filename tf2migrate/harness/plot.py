@@ -24,10 +24,13 @@ def write_plot(result, path):
     rel = [r if math.isfinite(r) else float("nan") for r in rel]
     bottom.plot(range(1, n + 1), rel, ".-", color="tab:red")
     if any(r > 0 for r in rel):
-        bottom.set_yscale("log")
+        bottom.set_yscale("symlog", linthresh=1e-7)  # zero differences stay on the plot
     if result.first_diverged_step:
         for ax in (top, bottom):
             ax.axvline(result.first_diverged_step, color="gray", linestyle=":")
+    from matplotlib.ticker import MaxNLocator
+
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
     bottom.set_ylabel("relative difference")
     bottom.set_xlabel("training step")
     fig.tight_layout()

@@ -111,10 +111,26 @@ class LoopFacts:
         return found
 
 
+_RUN_CALL = re.compile(r"\.(?:run|experimental_run_v2|call_for_each_replica)\s*\(")
+
+
+class _NoLoop:
+    """A module that never calls `*.run(...)`: no replica function, nothing to analyse."""
+
+    replica_fns: frozenset = frozenset()
+    global_batch = None
+    uses_strategy_run = False
+    loss_objects: dict = {}
+    sites: list = []
+    mean_calls: frozenset = frozenset()
+    regularization: frozenset = frozenset()
+
+
 def loop_facts(ctx) -> LoopFacts:
-    """Computed once per module, on first use."""
+    """Computed once per module, on first use; skipped when the text has no `.run(` at all."""
     if "loops" not in ctx.memo:
-        ctx.memo["loops"] = LoopFacts(ctx, ctx.module)
+        has_run = _RUN_CALL.search(ctx.text) if ctx.text else True
+        ctx.memo["loops"] = LoopFacts(ctx, ctx.module) if has_run else _NoLoop()
     return ctx.memo["loops"]
 
 

@@ -15,6 +15,8 @@ class DistributedInput(Plugin):
         return set(WORDS)
 
     def leave_module(self, original, updated):
+        if not any(word in self.ctx.text for word in WORDS):
+            return updated  # nothing is distributed here: skip the whole-module scans
         for find in (loops.find, pipeline.find):
             for node, code, message in find(self.ctx, original):
                 self.ctx.report(node, code, message)

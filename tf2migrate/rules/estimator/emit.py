@@ -57,12 +57,11 @@ class Writer:
         return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
 
     def call(self, func: str, args: list, level: int = 0) -> str:
-        """`func(a, b)` on one line when it fits in 100 columns, else one argument per line."""
+        """`func(a, b)` on one line when it fits in 100 columns at `level`, else one argument per line."""
         one = f"{func}({', '.join(args)})"
         if len(one) + len(self.indent) * level <= 100 or not args:
             return one
-        inner = self.indent * (level + 1)
-        return f"{func}(\n" + "".join(f"{inner}{a},\n" for a in args) + f"{self.indent * level})"
+        return f"{func}(\n" + "".join(f"{self.indent}{a},\n" for a in args) + ")"
 
     def parse(self, code: str) -> list:
         return list(cst.parse_module(code + "\n", config=self.module.config_for_parsing).body) if code else []

@@ -110,9 +110,9 @@ def statements(kind, var, prog, ctx, tf, indent, part_text, call) -> list:
         f"cluster_resolver = {tf('tf.distribute.cluster_resolver.TFConfigClusterResolver')}()",
         f'if cluster_resolver.task_type in ("worker", "ps"):\n'
         f"{i}# In TF1 these tasks ran train_and_evaluate themselves; in TF2 they serve the coordinator.\n"
-        f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}cluster_resolver.cluster_spec(), "
-        f"job_name=cluster_resolver.task_type, task_index=cluster_resolver.task_id,\n"
-        f'{i}{i}protocol=cluster_resolver.rpc_layer or "grpc", start=True)\n{i}server.join()',
+        f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}cluster_resolver.cluster_spec(),\n"
+        f"{i}{i}job_name=cluster_resolver.task_type,\n{i}{i}task_index=cluster_resolver.task_id,\n"
+        f'{i}{i}protocol=cluster_resolver.rpc_layer or "grpc",\n{i})\n{i}server.join()',
         call(f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}",
              ["cluster_resolver"] + ([extra[2:]] if extra else [])),
     ]

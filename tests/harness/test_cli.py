@@ -1,0 +1,69 @@
+"""`tf2migrate verify` as a user runs it: through click's CliRunner, and once as a real subprocess."""
+import json
+import subprocess
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from conftest import PYTHON, ROOT, SEED_INIT, SEED_LOSSES
+from tf2migrate.cli.verify_cmd import verify as verify_command
+
+
+def _init_file(tmp_path):
+    path = str(tmp_path / "init.npz")
+    np.savez(path, **{k: np.asarray(v, dtype=np.float32) for k, v in SEED_INIT.items()})
+    return path
+
+
+@pytest.mark.slow
+def test_seed_pair_with_json_junit_and_plot(seed_pair, tmp_path):
+    files = {k: str(tmp_path / f"out.{k}") for k in ("json", "xml", "png")}
+    out = CliRunner().invoke(verify_command, [*seed_pair, "--init", _init_file(tmp_path), "--json", files["json"],
+                                              "--junit", files["xml"], "--plot", files["png"]])
+    assert out.exit_code == 0, out.output
+    assert "verdict: EQUIVALENT" in out.output
+    assert "original: running" in out.output and "migrated: 3 steps" in out.output   # progress per side
+    assert "0.09953763335943222" in out.output and "abs diff" in out.output           # the table
+    assert "aligned: 2 of 2 migrated variables" in out.output
+    data = json.load(open(files["json"]))
+    assert data["verdict"] == "EQUIVALENT" and data["exit_code"] == 0
+    assert data["original_run"]["losses"] == SEED_LOSSES == data["migrated_run"]["losses"]
+    suite = ET.parse(files["xml"]).getroot()
+    assert suite.get("tests") == "1" and suite.get("failures") == "0" and suite.get("errors") == "0"
+    assert len(suite.findall("testcase")) == 1
+    with open(files["png"], "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.slow
+def test_diverged_pair_writes_a_failing_junit_case(seed_pair, tmp_path):
+    original, migrated = seed_pair
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(open(migrated).read().replace("initial_accumulator_value=0.1", "initial_accumulator_value=0.2"))
+    xml = str(tmp_path / "out.xml")
+    out = CliRunner().invoke(verify_command, [original, str(wrong), "--junit", xml, "--plot", str(tmp_path / "d.png")])
+    assert out.exit_code == 1, out.output
+    assert "verdict: DIVERGED" in out.output and "<- first difference" in out.output
+    suite = ET.parse(xml).getroot()
+    assert suite.get("failures") == "1" and suite.find("testcase/failure") is not None
+
+
+def test_usage_errors_exit_2(seed_pair):
+    runner = CliRunner()
+    assert runner.invoke(verify_command, [*seed_pair, "--cluster", "gpu:2"]).exit_code == 2
+    assert runner.invoke(verify_command, [*seed_pair, "--mode", "fast"]).exit_code == 2
+    assert runner.invoke(verify_command, ["does_not_exist.py"]).exit_code == 2
+
+
+@pytest.mark.slow
+def test_real_subprocess(seed_pair, tmp_path):
+    proc = subprocess.run([PYTHON, "-m", "tf2migrate.cli.verify_cmd", *seed_pair, "--cluster", "auto",
+                           "--json", str(tmp_path / "r.json")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "verdict: EQUIVALENT" in proc.stdout
+    assert "original: running" in proc.stderr
+    data = json.load(open(tmp_path / "r.json"))
+    assert data["cluster"] == "local"  # auto: neither program builds a strategy

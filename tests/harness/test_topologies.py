@@ -1,0 +1,45 @@
+"""mirrored:N and auto. MirroredStrategy is exact when the global batch divides by the replica count;
+when it does not, Keras 2 silently changes the math, and verify must say so."""
+import pytest
+
+from conftest import SEED_INIT
+from programs import keras_mlp, tf1_mlp, write
+
+pytestmark = pytest.mark.slow
+
+KERAS_MLP_OWN_STRATEGY = '''
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(32, 4)).astype("float32")
+Y = (X @ rng.normal(size=(4, 1)) + 0.1).astype("float32")
+
+strategy = tf.distribute.MirroredStrategy()
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(1)])
+    model.compile(tf.keras.optimizers.Adam(0.01, epsilon=1e-8), "mse")
+model.fit(tf.data.Dataset.from_tensors((X, Y)).repeat(), epochs=1, steps_per_epoch=12, verbose=0)
+print("replicas", strategy.num_replicas_in_sync)
+'''
+
+
+def test_mirrored_with_a_divisible_batch_is_equivalent(verify, tmp_path):
+    result = verify(tf1_mlp(tmp_path, 12), keras_mlp(tmp_path, 12), cluster="mirrored:2")
+    assert result.mode == "exact" and result.cluster == "mirrored:2"
+    assert result.verdict == "EQUIVALENT", result.reason
+    assert len(result.migrated.losses) == 12
+
+
+def test_mirrored_with_a_one_example_batch_diverges_at_step_1(seed_pair, verify):
+    result = verify(*seed_pair, cluster="mirrored:2", init_values=SEED_INIT)
+    # batch 1 on 2 replicas: one replica gets the example, Keras 2 sums per-replica losses scaled by 1/2
+    assert result.verdict == "DIVERGED" and result.first_diverged_step == 1
+    assert result.migrated.losses[0] == pytest.approx(result.original.losses[0] / 2, rel=1e-6)
+
+
+def test_auto_picks_the_strategy_the_program_builds(verify, tmp_path):
+    migrated = write(tmp_path, "own_strategy.py", KERAS_MLP_OWN_STRATEGY)
+    result = verify(tf1_mlp(tmp_path, 12), migrated, cluster="auto")
+    assert result.cluster == "mirrored:2"
+    assert result.verdict == "EQUIVALENT", result.reason

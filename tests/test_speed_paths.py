@@ -1,0 +1,129 @@
+"""The shortcuts that make a run fast must give the same answer as the long way round.
+
+- the pre-pass: a trigger word that appears only in a string or a comment proves a file clean
+  without LibCST; a syntax check by `compile` is answered by `ast.parse` whenever it fails;
+- the cache: a file that `--check` found pending is remembered, reused by the next `--check`
+  (same output, same exit code, the paths as given this time), never by `rewrite` or `--diff`;
+- a tree the cache settles is answered without importing LibCST or the rule modules.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tf2migrate.engine.process import Status, precheck
+from tf2migrate.rules.registry import trigger_pattern
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PENDING = '''\
+import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy()
+out = strategy.experimental_run_v2(lambda: 1)
+'''
+
+MENTIONS_ONLY = '''\
+"""Call strategy.experimental_run_v2 and tf.compat.v1.fixed_size_partitioner, said the TF1 docs."""
+# strategy.experimental_run_v2(fn) is what this module used to do
+NOTE = "experimental_run_v2 -> run; fixed_size_partitioner -> FixedShardsPartitioner"
+'''
+
+
+def _pre(text: str):
+    return precheck("m.py", text.encode(), trigger_pattern())[1]
+
+
+def test_trigger_words_only_in_strings_and_comments_need_no_libcst():
+    assert trigger_pattern().search(MENTIONS_ONLY)  # the text scan alone would have to parse it
+    done = _pre(MENTIONS_ONLY)
+    assert done is not None and done.status is Status.UNCHANGED and not done.diagnostics
+
+
+@pytest.mark.parametrize("code", [
+    "out = strategy.experimental_run_v2(fn)\n",  # a method
+    "from tensorflow.compat.v1 import fixed_size_partitioner as fsp\n",  # an imported name
+    "import tensorflow.compat.v1 as tf\np = tf.fixed_size_partitioner(3)\n",
+    "def f(strategy):\n    return f'{strategy.experimental_run_v2(g)}'\n",  # inside an f-string
+])
+def test_trigger_words_in_code_go_to_libcst(code):
+    assert _pre(code) is None
+
+
+def test_compile_errors_that_ast_accepts_are_still_clean():
+    # `compile` rejects these, `ast.parse` (and LibCST) accept them: the file is judged as before
+    for code in ("return 1\n", "def f(a, a):\n    pass\n", "nonlocal x\n"):
+        done = _pre(code)
+        assert done is not None and done.status is Status.UNCHANGED, code
+
+
+def test_syntax_errors_report_as_before():
+    done = _pre("print 'hello'\n")
+    assert done.status is Status.FAILED
+    (diag,) = done.diagnostics
+    assert diag.code == "TFM901" and "(Python 2 code?)" in diag.message and diag.line == 1
+
+
+def _cli(*args, cwd, cache):
+    env = dict(os.environ, TF2MIGRATE_CACHE_DIR=str(cache))
+    proc = subprocess.run([sys.executable, "-m", "tf2migrate", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_cached_check_answers_like_a_fresh_one(tmp_path):
+    project = tmp_path / "project"
+    (project / "pkg").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "pkg" / "train.py").write_text(PENDING)
+    (project / "pkg" / "clean.py").write_text("x = 1\n")
+    cache = tmp_path / "cache"
+
+    fresh = _cli("check", "--no-cache", "pkg", cwd=project, cache=cache)
+    assert fresh[0] == 1 and "would rewrite pkg/train.py" in fresh[2] and "pkg/train.py:4:" in fresh[2]
+    assert _cli("check", "pkg", cwd=project, cache=cache) == fresh  # fills the cache
+    assert any(cache.iterdir())
+    assert _cli("check", "pkg", cwd=project, cache=cache) == fresh  # answered from it
+
+    # the same files spelled differently: the cached diagnostics carry the new spelling
+    inside = _cli("check", ".", cwd=project / "pkg", cache=cache)
+    assert inside == _cli("check", "--no-cache", ".", cwd=project / "pkg", cache=cache)
+    assert "./train.py:4:" in inside[2] and "pkg/" not in inside[2]
+
+    # --diff and rewrite never take the cached answer: they need the rewritten text
+    code, out, _ = _cli("rewrite", "--diff", "pkg", cwd=project, cache=cache)
+    assert code == 1 and "+out = strategy.run(lambda: 1)" in out
+    assert _cli("rewrite", "pkg", cwd=project, cache=cache)[0] == 0
+    assert "strategy.run(lambda: 1)" in (project / "pkg" / "train.py").read_text()
+    assert _cli("check", "pkg", cwd=project, cache=cache)[0] == 0
+
+
+def test_a_tree_the_cache_settles_imports_no_libcst(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "train.py").write_text(PENDING)
+    (tmp_path / "clean.py").write_text(MENTIONS_ONLY)
+    cache = tmp_path / "cache"
+    probe = (
+        "import sys\n"
+        "from tf2migrate.cli.app import main\n"
+        "try:\n"
+        "    main(['check', '-q', '.'])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] == 'libcst' or m == 'tf2migrate.rules.registry')\n"
+        "print(code, heavy[:5])\n"
+    )
+    env = dict(os.environ, TF2MIGRATE_CACHE_DIR=str(cache))
+
+    def run():
+        proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.strip()
+
+    assert run() != "1 []"  # the first run parses train.py: LibCST and the rules are loaded
+    assert run() == "1 []"  # the second is answered from the cache alone

@@ -1,0 +1,22 @@
+"""Which codes a run enables, and the rewrite's choices.
+
+Kept apart from `context` (which needs LibCST) so that the CLI and the runner can answer a run that
+the cache or the pre-pass settles without importing LibCST at all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tf2migrate.engine.diagnostics import code_matches
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which codes run (prefix match), plus the rewrite's choices (`strategy`: auto, none, ...)."""
+
+    select: tuple = ("ALL",)
+    ignore: tuple = ()
+    strategy: str = "auto"
+
+    def enabled(self, code: str) -> bool:
+        return code_matches(code, self.select) and not code_matches(code, self.ignore)

@@ -80,12 +80,19 @@ def count_lines(paths) -> int:
 
 
 def cut_at_statement(text: str, lines: int) -> str:
-    """The first ~`lines` lines, cut after the top-level statement that ends closest to `lines`."""
-    ends = [node.end_lineno for node in ast.parse(text).body]
-    best = min(ends, key=lambda end: (abs(end - lines), -end))
-    out = "".join(text.splitlines(True)[:best])
-    compile(out, "<cut>", "exec", dont_inherit=True)
-    return out
+    """The first ~`lines` lines, cut after the statement (at any depth) that ends closest to `lines`
+    and leaves a file that still compiles."""
+    source = text.splitlines(True)
+    ends = sorted({node.end_lineno for node in ast.walk(ast.parse(text)) if isinstance(node, ast.stmt)},
+                  key=lambda end: (abs(end - lines), -end))
+    for end in ends:
+        out = "".join(source[:end])
+        try:
+            compile(out, "<cut>", "exec", dont_inherit=True)
+        except SyntaxError:  # e.g. cut inside a `try:` before its `except`
+            continue
+        return out
+    raise ValueError("no statement boundary gives a file that compiles")
 
 
 def one_file_inputs(tree: Path, workdir: Path) -> dict:

@@ -1,6 +1,7 @@
 """`tf2migrate rules` (every code, one line each) and `tf2migrate explain CODE`."""
 from __future__ import annotations
 
+import inspect
 import textwrap
 
 import click
@@ -27,7 +28,7 @@ def explain(code):
         raise click.UsageError(f"unknown code {code!r}: `tf2migrate rules` lists them all")
     click.echo(f"{info.code} ({info.name}): {info.summary}\n")
     click.echo(f"Severity: {info.severity.value}. Fix: {info.fix}.\n")
-    click.echo(textwrap.dedent(info.why).strip() + "\n")
+    click.echo(inspect.cleandoc(info.why) + "\n")
     if info.before:
         click.echo("Before:\n" + textwrap.indent(info.before.rstrip(), "    ") + "\n")
     if info.after:

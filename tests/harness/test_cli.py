@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from conftest import PYTHON, ROOT, SEED_INIT, SEED_LOSSES
+from harness_support import PYTHON, ROOT, SEED_INIT, SEED_LOSSES
 from tf2migrate.cli.verify_cmd import verify as verify_command
 
 
@@ -67,3 +67,25 @@ def test_real_subprocess(seed_pair, tmp_path):
     assert "original: running" in proc.stderr
     data = json.load(open(tmp_path / "r.json"))
     assert data["cluster"] == "local"  # auto: neither program builds a strategy
+
+
+@pytest.mark.slow
+def test_original_alone_is_rewritten_by_the_codemod_then_verified(seed_pair, tmp_path, verify):
+    result = verify(seed_pair[0], init_values=SEED_INIT)
+    try:
+        assert result.migrated_path != seed_pair[1]
+        with open(result.migrated_path) as f:
+            assert "tf.keras" in f.read()          # the codemod's output is what was verified
+        assert result.verdict == "EQUIVALENT", result.reason
+        assert result.migrated.losses == SEED_LOSSES
+    finally:
+        import os
+
+        os.remove(result.migrated_path)
+
+
+def test_registered_as_a_tf2migrate_subcommand():
+    from tf2migrate.cli.app import main
+
+    out = CliRunner().invoke(main, ["verify", "--help"])
+    assert out.exit_code == 0 and "--cluster" in out.output and "--original-api" in out.output

@@ -9,8 +9,8 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
-from conftest import PYTHON, ROOT, assert_nothing_left
-from programs import hanging, seed_migrated_variant
+from harness_support import PYTHON, ROOT, assert_nothing_left
+from harness_programs import hanging, seed_migrated_variant
 from tf2migrate.cli.verify_cmd import verify as verify_command
 
 pytestmark = pytest.mark.slow
@@ -72,3 +72,12 @@ def test_original_failing_before_step_0_releases_the_waiting_side(tmp_path, seed
     result = verify(str(broken), migrated, timeout=120)
     assert result.failed_side == "original" and result.exit_code == 3
     assert "broken before training" in result.reason
+
+
+def test_original_that_trains_nothing_is_incomparable_not_a_hang(tmp_path, seed_pair, verify):
+    quiet = tmp_path / "no_training.py"
+    quiet.write_text("import tensorflow as tf\nprint(tf.constant(1.0) + 1)\n")
+    result = verify(str(quiet), seed_pair[1], timeout=120)
+    assert result.verdict == "INCOMPARABLE" and result.exit_code == 1
+    assert result.reason == "no training step was seen in the original program"
+    assert result.migrated.status == "ok" and len(result.migrated.losses) == 3   # ran unaligned, did not wait

@@ -5,7 +5,7 @@ import tomllib
 
 import pytest
 
-from conftest import ROOT
+from harness_support import ROOT
 
 
 def _skip(folder, reason, suffix):

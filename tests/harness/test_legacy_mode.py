@@ -1,7 +1,7 @@
 """A TF1 program written against `import tensorflow as tf` runs unchanged in legacy mode."""
 import pytest
 
-from programs import keras_mlp, tf1_mlp
+from harness_programs import keras_mlp, tf1_mlp
 
 pytestmark = pytest.mark.slow
 
@@ -23,3 +23,28 @@ def test_forcing_v2_api_on_a_tf1_program_fails_with_its_error(verify, tmp_path):
     result = verify(tf1_mlp(tmp_path, 3), keras_mlp(tmp_path, 3), original_api="v2")
     assert result.failed_side == "original" and result.exit_code == 3
     assert "placeholder" in result.original.error
+
+
+def test_contrib_distribute_strategy_estimator_runs_unchanged(verify, tmp_path, seed_pair):
+    from harness_support import SEED_INIT, SEED_LOSSES
+    from harness_programs import TF1_CONTRIB_ESTIMATOR, write
+
+    original = write(tmp_path, "contrib.py", TF1_CONTRIB_ESTIMATOR)
+    result = verify(original, seed_pair[1], init_values=SEED_INIT)
+    assert result.original.api == "v1"          # tf.contrib exists only in legacy mode
+    assert result.original.losses == SEED_LOSSES  # loss reduced over replicas by the Estimator, captured
+    assert result.verdict == "EQUIVALENT", result.reason
+
+
+def test_legacy_aliases_point_at_the_successors():
+    import subprocess
+
+    from harness_support import PYTHON
+
+    code = ("from tf2migrate.harness import legacy; tf = legacy.enable(); import tensorflow as t; "
+            "assert t is tf and t.contrib.distribute.MirroredStrategy is tf.distribute.MirroredStrategy; "
+            "from tensorflow.python.distribute import distribute_lib as d; "
+            "assert d.StrategyV1.experimental_run_v2 is d.StrategyV1.run; "
+            "assert tf.contrib.distribute.CollectiveAllReduceStrategy is "
+            "tf.distribute.experimental.MultiWorkerMirroredStrategy")
+    subprocess.run([PYTHON, "-c", code], check=True, capture_output=True)

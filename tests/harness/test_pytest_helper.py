@@ -1,8 +1,8 @@
 """The helper users keep beside a migrated script."""
 import pytest
 
-from conftest import SEED_INIT, SEED_LOSSES, remember
-from programs import seed_migrated_variant
+from harness_support import SEED_INIT, SEED_LOSSES, remember
+from harness_programs import seed_migrated_variant
 from tf2migrate.harness.pytest_helper import assert_equivalent
 
 pytestmark = pytest.mark.slow

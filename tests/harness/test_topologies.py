@@ -2,8 +2,8 @@
 when it does not, Keras 2 silently changes the math, and verify must say so."""
 import pytest
 
-from conftest import SEED_INIT
-from programs import keras_mlp, tf1_mlp, write
+from harness_support import SEED_INIT
+from harness_programs import keras_mlp, tf1_mlp, write
 
 pytestmark = pytest.mark.slow
 
@@ -43,3 +43,20 @@ def test_auto_picks_the_strategy_the_program_builds(verify, tmp_path):
     result = verify(tf1_mlp(tmp_path, 12), migrated, cluster="auto")
     assert result.cluster == "mirrored:2"
     assert result.verdict == "EQUIVALENT", result.reason
+
+
+def test_statistical_mode_accepts_async_ps_training_inside_the_originals_spread(verify, tmp_path):
+    result = verify(tf1_mlp(tmp_path, 30), keras_mlp(tmp_path, 30), cluster="ps:3,2")
+    assert result.mode == "statistical" and len(result.original_runs) == 3
+    assert result.verdict == "EQUIVALENT", result.reason
+    assert result.details["steps"] == {"original_runs": [30, 30, 30], "migrated": 30}
+
+
+def test_statistical_mode_catches_a_wrong_learning_rate(verify, tmp_path):
+    wrong = keras_mlp(tmp_path, 30, name="slow.py")
+    with open(wrong) as f:
+        text = f.read().replace("Adam(0.01", "Adam(0.0005")
+    with open(wrong, "w") as f:
+        f.write(text)
+    result = verify(tf1_mlp(tmp_path, 30), wrong, cluster="ps:3,2")
+    assert result.verdict == "DIVERGED" and "final loss" in result.reason

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from conftest import PYTHON
+from harness_support import PYTHON
 from tf2migrate.harness import compare, topology
 from tf2migrate.harness.align import compare_variables
 

@@ -1,8 +1,8 @@
 """Deliberately wrong migrations must be caught: at the right step, or with the variables named."""
 import pytest
 
-from conftest import SEED_INIT, SEED_LOSSES
-from programs import ONE_LAYER, keras_mlp, seed_migrated_variant, tf1_mlp
+from harness_support import SEED_INIT, SEED_LOSSES
+from harness_programs import ONE_LAYER, keras_mlp, seed_migrated_variant, tf1_mlp
 
 pytestmark = pytest.mark.slow
 

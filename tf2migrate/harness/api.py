@@ -71,7 +71,8 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
     try:
         diagnostics = []
         if migrated is None:
-            migrated, diagnostics = _rewrite(original, workdir)
+            migrated, diagnostics = _rewrite(original)
+            progress(f"codemod: rewrote {original} into {migrated}")
         try:
             src_o, src_m = _read(original), _read(migrated)
             facts_o, facts_m = topo_lib.source_facts(src_o), topo_lib.source_facts(src_m)
@@ -96,7 +97,7 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
                       on_progress=progress)
         side_o = build_side("original", original, "original", topology, facts_o, api=original_api,
                             init_out=init, init_override=override, **common)
-        side_o.abort_marker = abort
+        side_o.abort_marker, side_o.init_path = abort, init
         side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
                             abort_path=abort, **common)
         result.original, result.migrated = run_sides([side_o, side_m])
@@ -117,6 +118,11 @@ def _judge(result):
             why = "timed out" if side.status == "timeout" else f"failed: {side.error}"
             result.verdict, result.failed_side = compare.INCOMPARABLE, label
             result.reason = f"the {label} program {why}"
+            return result
+    for label, side in (("original", result.original), ("migrated", result.migrated)):
+        if not side.losses:
+            result.verdict = compare.INCOMPARABLE
+            result.reason = f"no training step was seen in the {label} program"
             return result
     ok, message = compare_variables(result.original.variables, result.migrated.variables)
     if result.original.variables or result.migrated.variables:
@@ -145,15 +151,16 @@ def _read(path):
         return f.read()
 
 
-def _rewrite(original, workdir):
+def _rewrite(original):
     """One command to migrate and prove: rewrite the original with the codemod into a temp file."""
     try:
         from tf2migrate.engine.api import rewrite_text
     except ImportError as e:
         raise VerifyUsageError(f"no MIGRATED given and the codemod is not available ({e})") from e
     out = rewrite_text(_read(original), original)
-    path = os.path.join(workdir, "migrated_" + os.path.basename(original))
-    with open(path, "w") as f:
+    # kept after the run (its path is in the result) so the user can read what was verified
+    fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
+    with os.fdopen(fd, "w") as f:
         f.write(out.code)
     diags = [f"{getattr(d, 'line', '?')}:{getattr(d, 'col', '?')} {getattr(d, 'code', '')} {getattr(d, 'message', '')}"
              for d in getattr(out, "diagnostics", [])]

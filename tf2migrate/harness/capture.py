@@ -1,16 +1,14 @@
-"""Per-step loss capture for TF1 graph programs: Estimators (`train`, `train_and_evaluate`, canned
-estimators) and hand-written `Session.run(train_op)` loops.
+"""Per-step loss capture for Estimators (`train`, `train_and_evaluate`, canned estimators).
 
-Estimator: `_call_model_fn` remembers the TRAIN-mode loss tensor and `train` gets one extra
-SessionRunHook that fetches it with every step; `after_create_session` (variables initialised, before
-step 1) is where the step-0 values are dumped. Session loops: `Optimizer.minimize` remembers which loss
-belongs to which train op, and `Session.run` adds that loss to its fetches.
+`_call_model_fn` remembers the TRAIN-mode loss tensor and `train` gets one extra SessionRunHook that
+fetches it with every step; `after_create_session` (variables initialised, before step 1) is where the
+step-0 values are dumped. Hand-written `Session.run` loops are in `capture_session.py`.
 """
 import os
 import time
 import weakref
 
-from tf2migrate.harness.recorder import StepCapReached
+from tf2migrate.harness import capture_session
 
 
 def install_estimator(recorder, model_dir, override=None):
@@ -32,6 +30,14 @@ def install_estimator(recorder, model_dir, override=None):
         if mode == "train" and getattr(spec, "loss", None) is not None:
             losses_by_graph[tf.compat.v1.get_default_graph()] = spec.loss
         return spec
+
+    original_train_with_spec = Estimator._train_with_estimator_spec
+
+    def _train_with_estimator_spec(self, estimator_spec, *args, **kwargs):
+        # Under train_distribute this spec carries the loss reduced over replicas (model_fn saw one replica)
+        if estimator_spec.loss is not None:
+            losses_by_graph[tf.compat.v1.get_default_graph()] = estimator_spec.loss
+        return original_train_with_spec(self, estimator_spec, *args, **kwargs)
 
     class LossHook(tf.compat.v1.train.SessionRunHook):
         def begin(self):
@@ -66,12 +72,12 @@ def install_estimator(recorder, model_dir, override=None):
 
     def train(self, input_fn, hooks=None, steps=None, max_steps=None, saving_listeners=None):
         hooks = list(hooks or []) + [LossHook()]
-        _state.in_estimator = True  # the Estimator's own Session.run calls are not counted twice
+        capture_session.state.in_estimator = True  # its own Session.run calls are not counted twice
         try:
             return original_train(self, input_fn, hooks=hooks, steps=steps, max_steps=max_steps,
                                   saving_listeners=saving_listeners)
         finally:
-            _state.in_estimator = False
+            capture_session.state.in_estimator = False
 
     original_init = Estimator.__init__
 
@@ -86,6 +92,7 @@ def install_estimator(recorder, model_dir, override=None):
         original_init(self, *args, **kwargs)
 
     Estimator._call_model_fn = _call_model_fn
+    Estimator._train_with_estimator_spec = _train_with_estimator_spec
     Estimator.train = train
     Estimator.__init__ = __init__
     _speed_up_distributed_estimator()
@@ -138,72 +145,3 @@ def _speed_up_distributed_estimator():
         original(self, *args, **kwargs)
 
     session_manager.SessionManager.__init__ = __init__
-
-
-def install_session(recorder, override=None):
-    """`sess.run(train_op)` loops: record the loss that `minimize` was given for that op."""
-    import tensorflow as tf
-    from tensorflow.python.client import session as session_lib
-    from tensorflow.python.training import optimizer as optimizer_lib
-
-    loss_of_op = {}
-    original_minimize = optimizer_lib.Optimizer.minimize
-
-    def minimize(self, loss, *args, **kwargs):
-        op = original_minimize(self, loss, *args, **kwargs)
-        if not tf.executing_eagerly():
-            loss_of_op[op] = loss
-        return op
-
-    optimizer_lib.Optimizer.minimize = minimize
-    original_run = session_lib.BaseSession.run
-
-    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
-        if _state.inside or _state.in_estimator or not loss_of_op:
-            return original_run(self, fetches, feed_dict, options, run_metadata)
-        ops = [f for f in _leaves(fetches) if isinstance(f, tf.Operation) and f in loss_of_op]
-        if not ops:
-            return original_run(self, fetches, feed_dict, options, run_metadata)
-        if recorder.cap_reached():
-            raise StepCapReached()
-        _state.inside = True
-        try:
-            if not recorder.losses:
-                tvars = tf.compat.v1.trainable_variables()
-                for v in tvars:
-                    recorder.add_variable(v.name, v.shape.as_list())
-                    value = override.take(v.name.split(":")[0], tuple(v.shape.as_list())) if override else None
-                    if value is not None:
-                        v.load(value, self)
-                        recorder.aligned.append(v.name.split(":")[0])
-                if recorder.spec.get("init_out"):
-                    recorder.dump_initial_values(zip([v.name for v in tvars], original_run(self, tvars)))
-            result, loss = original_run(self, (fetches, loss_of_op[ops[0]]), feed_dict, options, run_metadata)
-        finally:
-            _state.inside = False
-        recorder.add_loss(loss, "session")
-        return result
-
-    session_lib.BaseSession.run = run
-
-
-class _State:
-    """Guards against re-entry: the extra fetch above goes through `run` too."""
-
-    inside = False
-    in_estimator = False
-
-
-_state = _State()
-
-
-def _leaves(fetches):
-    """Fetches may be nested lists/tuples/dicts whose keys are not sortable (hooks use objects)."""
-    if isinstance(fetches, (list, tuple)):
-        for f in fetches:
-            yield from _leaves(f)
-    elif isinstance(fetches, dict):
-        for f in fetches.values():
-            yield from _leaves(f)
-    else:
-        yield fetches

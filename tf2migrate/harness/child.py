@@ -62,7 +62,7 @@ def main(spec_path):
 
 
 def _prepare(spec, recorder):
-    from tf2migrate.harness import capture, capture_keras, cluster, determinism, legacy
+    from tf2migrate.harness import capture, capture_keras, capture_session, cluster, determinism, legacy
 
     topology = spec.get("topology") or {"kind": "local"}
     cluster.prepare_devices(topology)
@@ -78,7 +78,7 @@ def _prepare(spec, recorder):
     source = spec.get("init_in") or spec.get("init_override")
     aligner = LazyAligner(spec, source) if source else None
     capture.install_estimator(recorder, model_dir, aligner)
-    capture.install_session(recorder, aligner)
+    capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)

@@ -46,7 +46,8 @@ class Side:
         self.on_progress = on_progress
         self.result = None
         self.merge_trainers = False  # TF1 clusters: every trainer's steps count, in time order
-        self.abort_marker = None  # written when this side fails, so a side waiting on it gives up
+        self.abort_marker = None  # written when this side ends without step-0 values for the other side
+        self.init_path = None
 
     def start(self):
         self.started = time.time()
@@ -80,8 +81,10 @@ class Side:
         what = {"ok": f"{len(self.result.losses)} steps", "timeout": f"stopped at --timeout {self.timeout:g} s",
                 "failed": "FAILED"}[status]
         self.on_progress(f"  {self.label}: {what} in {took}")
-        if status != "ok" and self.abort_marker:
-            open(self.abort_marker, "w").close()
+        if self.abort_marker and not os.path.exists(self.init_path or ""):
+            # the side waiting for step-0 values must not wait for values that will never come
+            with open(self.abort_marker, "w") as f:
+                f.write("failed" if status != "ok" else "none")
         return True
 
     def stop(self):

@@ -45,6 +45,7 @@ class Program:
     removed: set = field(default_factory=set)  # statement indices that disappear
     runs: dict = field(default_factory=dict)  # statement index -> the original statement with runs in it
     hooks: dict = field(default_factory=dict)  # var -> hook call, for hooks assigned to a name
+    hook_lists: dict = field(default_factory=dict)  # var -> list literal passed as hooks=var
     defs: dict = field(default_factory=dict)  # top-level function and class names -> node
     values: dict = field(default_factory=dict)  # top-level `name = value` (last one wins)
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
@@ -127,7 +128,25 @@ def _read_module(module, prog: Program, ctx) -> None:
             prog.blockers.append(problem)
     _strategy(module, prog, ctx)
     _model(module, prog, ctx)
+    _hook_lists(module, prog)
     _runs(module, prog, ctx)
+
+
+def _hook_lists(module, prog) -> None:
+    """`hooks = [...]` passed as `hooks=hooks`: the list goes away with the run that uses it."""
+    names = set()
+
+    class _V(cst.CSTVisitor):
+        def visit_Arg(self, node):
+            if node.keyword is not None and node.keyword.value == "hooks" and isinstance(node.value, cst.Name):
+                names.add(node.value.value)
+
+    module.visit(_V())
+    for i, stmt in enumerate(module.body):
+        name, value = _assign(stmt)
+        if name in names and isinstance(value, (cst.List, cst.Tuple)):
+            prog.hook_lists[name] = value
+            prog.removed.add(i)
 
 
 def _cluster(value: cst.Dict, prog) -> None:
@@ -189,7 +208,7 @@ class _Uses(cst.CSTVisitor):
         self.prog, self.ctx = prog, ctx
         self.runs: list = []
         self.problems: list = []
-        self.owned = {prog.var, *prog.specs, *prog.hooks} | {
+        self.owned = {prog.var, *prog.specs, *prog.hooks, *prog.hook_lists} | {
             e.value for e in (prog.bound.get("model_fn"), prog.bound.get("config")) if isinstance(e, cst.Name)}
         if prog.strategy_var:
             self.owned.add(prog.strategy_var)
@@ -207,6 +226,8 @@ class _Uses(cst.CSTVisitor):
                 for arg in node.args:
                     if arg.keyword is not None and arg.keyword.value == "hooks" and isinstance(arg.value, cst.List):
                         self._ok.update(id(e.value) for e in arg.value.elements)
+                    elif arg.keyword is not None and arg.keyword.value == "hooks":
+                        self._ok.add(id(arg.value))
         elif _canonical(node, self.ctx) in ("tf.estimator.experimental.stop_if_no_decrease_hook",
                                             "tf.estimator.experimental.stop_if_no_increase_hook"):
             if node.args and isinstance(node.args[0].value, cst.Name):

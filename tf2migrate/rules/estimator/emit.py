@@ -59,7 +59,7 @@ class Writer:
     def call(self, func: str, args: list, level: int = 0) -> str:
         """`func(a, b)` on one line when it fits in 100 columns at `level`, else one argument per line."""
         one = f"{func}({', '.join(args)})"
-        if len(one) + len(self.indent) * level <= 100 or not args:
+        if (len(one) + len(self.indent) * level <= 100 and "\n" not in one) or not args:
             return one
         return f"{func}(\n" + "".join(f"{self.indent}{a},\n" for a in args) + ")"
 
@@ -93,11 +93,13 @@ class Writer:
             loss = plan.loss.render(self.tf)
             lr = self.text(plan.optimizer.learning_rate)
             if plan.schedule is not None:
-                lines.append(f"learning_rate = {plan.schedule.render(self.tf, self.text)}")
+                schedule = plan.schedule.render(self.tf, self.text, self.call)
                 lr = "learning_rate"
             opt = plan.optimizer.render(self.tf, self.text, lr)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         lines.append(f"{m} = {self.sequential(layer_texts)}")
+        if getattr(plan, "schedule", None) is not None:
+            lines.append(schedule)
         lines.append(f"optimizer = {opt}")
         extra = f", metrics=[{', '.join(metrics)}]" if metrics else ""
         compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([extra[2:]] if extra else [])

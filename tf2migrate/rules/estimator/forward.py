@@ -39,7 +39,7 @@ class Chain:
     steps: list = field(default_factory=list)  # layers (the model) and derived values, in source order
     output: str = "features"
     partitioners: list = field(default_factory=list)  # (node, expression) from variable_scope(partitioner=)
-    inputs_ok: bool = True
+    tainted: set = field(default_factory=set)  # names bound by statements that did not convert
 
     @property
     def layers(self) -> list:
@@ -130,7 +130,21 @@ def _why(expr, ctx):
 
 
 def read_assign(name, value, stmt, plan, ctx) -> None:
+    """Record `name = value`; raises Unreadable (and taints `name`) when it does not convert."""
     chain = plan.chain
+    if _names(value) & chain.tainted:
+        chain.tainted.add(name)
+        problem = Unreadable(value, "uses a value that does not convert (reported above)")
+        problem.shimmable, problem.cascade = True, True
+        raise problem
+    try:
+        _read_assign(name, value, stmt, chain, ctx)
+    except Unreadable:
+        chain.tainted.add(name)
+        raise
+
+
+def _read_assign(name, value, stmt, chain, ctx) -> None:
     layer = read_layer(value, ctx) if isinstance(value, cst.Call) else None
     if layer is not None:
         if not (isinstance(layer.input, cst.Name) and layer.input.value == chain.end()):

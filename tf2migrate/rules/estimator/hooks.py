@@ -48,6 +48,8 @@ def read_hooks(expr, prog, ctx) -> HookPlan:
     plan = HookPlan()
     if expr is None:
         return plan
+    if isinstance(expr, cst.Name) and expr.value in prog.hook_lists:
+        expr = prog.hook_lists[expr.value]
     if not isinstance(expr, (cst.List, cst.Tuple)):
         raise Unreadable(expr, "hooks that are not a list literal: convert by hand")
     for el in expr.elements:

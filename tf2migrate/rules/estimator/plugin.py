@@ -26,14 +26,16 @@ class EstimatorToKeras(Plugin):
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
         prog = analyze.find(original, ctx)
-        if prog is None:
+        if prog is None or not self._allowed(prog.call):
             return updated
+        saved = (ctx.emit.new_alias, list(ctx.emit.new_from))
         try:
             body, notes = self._convert(prog, original, updated)
         except Unreadable as problem:
             prog.blockers.append(problem)
             body = None
         if prog.blockers or body is None:
+            ctx.emit.new_alias, ctx.emit.new_from = saved  # nothing converted: no import is needed
             for problem in _one_per_line(prog.blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated
@@ -42,6 +44,13 @@ class EstimatorToKeras(Plugin):
         for node, code, message in notes:
             ctx.report(node, code, message, severity=Severity.INFO)
         return updated.with_changes(body=body)
+
+    def _allowed(self, node) -> bool:
+        """TFM301 is selected and not suppressed on the Estimator line (checked before anything is built)."""
+        ctx = self.ctx
+        pos = ctx.positions.get(node)
+        first, last = (pos.start.line, pos.end.line) if pos else (1, 1)
+        return ctx.selection.enabled("TFM301") and not ctx.suppressions.covers("TFM301", first, last)
 
     def _convert(self, prog, original, updated):
         ctx = self.ctx
@@ -54,6 +63,7 @@ class EstimatorToKeras(Plugin):
         if model is not None:
             prog.blockers.extend(model.blockers)
         if prog.blockers:
+            self._more_blockers(prog, original)
             return None, []
         kind = strategy.choose(prog, ctx)
         part = strategy.partitioner(prog, ctx, kind)
@@ -94,6 +104,15 @@ class EstimatorToKeras(Plugin):
                 new_body[idx] = new_body[idx].with_changes(leading_lines=two)
             new_body[idx:idx] = head
         return new_body, notes
+
+    def _more_blockers(self, prog, original) -> None:
+        """When the model blocks, still read the runs and hooks so that every blocking line is reported."""
+        r = runs.Runs(emit.Writer(prog, self.ctx, original, "none"))
+        for i in prog.runs:
+            try:
+                self._run_statements(original.body[i], original.body[i], r, r.w)
+            except Unreadable as problem:
+                prog.blockers.append(problem)
 
     def _model_statements(self, prog, w, kind, part) -> str:
         ctx, i = self.ctx, w.indent
@@ -182,7 +201,8 @@ def _v1_switch(stmt, ctx, notes) -> bool:
 
 def _one_per_line(problems, ctx) -> list:
     seen, out = set(), []
-    for p in problems:
+    roots = [p for p in problems if not getattr(p, "cascade", False)]
+    for p in roots or problems:
         pos = ctx.positions.get(p.node)
         line = pos.start.line if pos else 0
         if line not in seen:

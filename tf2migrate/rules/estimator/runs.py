@@ -40,8 +40,8 @@ class Runs:
     def callbacks(self, plan: hooks.HookPlan, with_early: bool) -> list:
         tf, out = self.w.tf, []
         for every in plan.logging_every:
-            out.append(f"{tf('tf.keras.callbacks.LambdaCallback')}(on_train_batch_end=lambda batch, logs: "
-                       f"print(batch, logs) if batch % {self.w.text(every)} == 0 else None)")
+            out.append(f"{tf('tf.keras.callbacks.LambdaCallback')}(\n{self.w.indent * 3}on_train_batch_end="
+                       f"lambda batch, logs: print(batch, logs) if batch % {self.w.text(every)} == 0 else None)")
         if with_early and plan.early is not None:
             e = plan.early
             metric = literal(e.metric)
@@ -90,8 +90,12 @@ class Runs:
             if eval_steps is not None:
                 args.append(f"validation_steps={self.w.text(eval_steps)}")
         cbs = self.callbacks(plan, True)
-        if cbs:
-            args.append(f"callbacks=[{', '.join(cbs)}]")
+        one = f"callbacks=[{', '.join(cbs)}]"
+        if cbs and ("\n" in one or len(one) > 92):
+            i = self.w.indent
+            args.append("callbacks=[\n" + "".join(f"{i}{i}{cb},\n" for cb in cbs) + f"{i}]")
+        elif cbs:
+            args.append(one)
         if plan.early is not None:
             self.notes.append((plan.early.node, "TFM316", None))
         lines.append(self.w.call(f"{m}.fit", args))

@@ -39,9 +39,9 @@ class Schedule:
     args: list  # (Keras keyword or None for positional, expression)
     node: cst.CSTNode
 
-    def render(self, tf, source) -> str:
+    def render(self, tf, source, call) -> str:
         parts = [source(v) if k is None else f"{k}={source(v)}" for k, v in self.args]
-        return f"{tf('tf.keras.optimizers.schedules.' + self.keras)}({', '.join(parts)})"
+        return call(f"learning_rate = {tf('tf.keras.optimizers.schedules.' + self.keras)}", parts, 1)
 
 
 def is_global_step(expr, ctx, step_names) -> bool:
@@ -61,9 +61,11 @@ def read_schedule(call: cst.Call, ctx, step_names) -> Schedule:
     step = bound.get(STEP_ARG.get(canonical, "global_step"))
     if step is None or not is_global_step(step, ctx, step_names):
         raise Unreadable(call, f"`{canonical}` not driven by the global step: write a Keras schedule by hand")
+    by_keyword = {a.keyword.value for a in call.args if a.keyword is not None}
     args, positional = [], True
     for name in order:
         if name in bound:
+            positional = positional and name not in by_keyword
             args.append((None if positional else KERAS_NAMES.get(name, name), bound[name]))
         else:
             positional = False

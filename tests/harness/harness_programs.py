@@ -2,7 +2,7 @@
 deliberately wrong), and programs that crash or hang."""
 import os
 
-from conftest import SEED_DIR
+from harness_support import SEED_DIR
 
 TF1_MLP_ADAM = '''
 import numpy as np
@@ -79,3 +79,55 @@ def seed_migrated_variant(tmp_path, old, new, name):
 def hanging(tmp_path):
     pid_file = os.path.join(str(tmp_path), "grandchild.pid")
     return write(tmp_path, "hangs.py", HANGS.format(pid_file=pid_file)), pid_file
+
+TF1_CONTRIB_ESTIMATOR = '''"""TF1 as it was written: `import tensorflow as tf`, tf.contrib.distribute, an Estimator."""
+import tensorflow as tf
+
+features = [[1., 1.5], [2., 2.5], [3., 3.5]]
+labels = [[0.3], [0.5], [0.7]]
+
+
+def input_fn():
+    return tf.data.Dataset.from_tensor_slices((features, labels)).batch(1)
+
+
+def model_fn(features, labels, mode):
+    logits = tf.layers.Dense(1)(features)
+    loss = tf.losses.mean_squared_error(labels=labels, predictions=logits)
+    train_op = tf.train.AdagradOptimizer(0.05).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+strategy = tf.contrib.distribute.MirroredStrategy(["/cpu:0"])
+config = tf.estimator.RunConfig(train_distribute=strategy)
+tf.estimator.Estimator(model_fn=model_fn, config=config).train(input_fn)
+'''
+
+CANNED_LINEAR = '''
+import tensorflow.compat.v1 as tf1
+
+features = {"x": [[1., 1.5], [2., 2.5], [3., 3.5], [4., 4.5]]}
+labels = [[0.3], [0.5], [0.7], [0.9]]
+
+
+def input_fn():
+    return tf1.data.Dataset.from_tensor_slices((features, labels)).batch(2).repeat(3)
+
+
+regressor = tf1.estimator.LinearRegressor(feature_columns=[tf1.feature_column.numeric_column("x", shape=(2,))],
+                                          optimizer=lambda: tf1.train.GradientDescentOptimizer(0.05))
+regressor.train(input_fn)
+'''
+
+KERAS_LINEAR_SUM = '''
+import tensorflow as tf
+
+features = [[1., 1.5], [2., 2.5], [3., 3.5], [4., 4.5]]
+labels = [[0.3], [0.5], [0.7], [0.9]]
+
+dataset = tf.data.Dataset.from_tensor_slices((features, labels)).batch(2).repeat(3)
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+# TF1 canned estimators sum the loss over the batch (v1 default Reduction.SUM)
+model.compile(tf.keras.optimizers.SGD(0.05), tf.keras.losses.MeanSquaredError(reduction="{reduction}"))
+model.fit(dataset, verbose=0)
+'''

@@ -1,0 +1,39 @@
+"""Shared pieces of the harness tests: paths, the seed numbers, and the leak check (no child process or
+listening port of the harness may remain, checked with psutil against the PIDs and ports runs reported)."""
+import os
+import sys
+
+import psutil
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SEED_DIR = os.path.join(ROOT, "fixtures", "programs", "seed_estimator")
+SEED_LOSSES = [0.09953763335943222, 0.08104918897151947, 0.01259709894657135]
+SEED_INIT = {"dense/kernel": [[-0.034573965], [0.012718745]], "dense/bias": [0.0]}
+PYTHON = sys.executable
+
+_seen = {"pids": set(), "ports": set()}
+
+
+def remember(result):
+    """Record what a verify started, for the leak check after the test."""
+    for side in [result.migrated] + list(result.original_runs):
+        if side is not None:
+            _seen["pids"].update(side.pids)
+            _seen["ports"].update(side.ports)
+    return result
+
+
+def listening_ports():
+    return {c.laddr.port for c in psutil.net_connections(kind="tcp") if c.status == psutil.CONN_LISTEN}
+
+
+def assert_nothing_left(pids=(), ports=()):
+    from tf2migrate.harness import processes
+
+    assert processes.live_pids() == []
+    alive = [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+    assert alive == [], f"harness processes still alive: {alive}"
+    children = [c for c in psutil.Process().children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE]
+    assert children == [], f"child processes left: {children}"
+    left = set(ports) & listening_ports()
+    assert not left, f"ports still listening: {sorted(left)}"

@@ -1,0 +1,119 @@
+"""Estimator -> Keras (TFM3xx): the program fixtures, the never-half-convert rule, --strategy, suppression.
+
+Each `fixtures/programs/est_*/migrated.py` is the reviewed output of `tf2migrate rewrite` on its
+`original.py`; the harness's own test verifies the pairs train the same (`verify.toml`).
+"""
+from __future__ import annotations
+
+import pytest
+
+from tf2migrate.engine.api import Selection, rewrite_text
+from tests.conftest import ROOT
+
+PAIRS = sorted(p for p in (ROOT / "fixtures" / "programs").glob("est_*") if (p / "original.py").exists())
+SEED = (ROOT / "fixtures" / "programs" / "est_seed_local" / "original.py").read_text(encoding="utf-8")
+
+
+def test_there_are_enough_program_pairs():
+    assert len(PAIRS) >= 12
+
+
+@pytest.mark.parametrize("folder", PAIRS, ids=lambda p: p.name)
+def test_program_pair_is_the_rewrite(folder):
+    source = (folder / "original.py").read_text(encoding="utf-8")
+    expected = (folder / "migrated.py").read_text(encoding="utf-8")
+    result = rewrite_text(source, str(folder / "original.py"))
+    assert result.code == expected
+    compile(result.code, str(folder / "migrated.py"), "exec")
+    assert "TFM301" in {d.code for d in result.diagnostics}
+    assert rewrite_text(result.code, "again.py").code == result.code, "second rewrite is not a no-op"
+
+
+BLOCKED = '''import tensorflow.compat.v1 as tf1
+
+
+class StepCounter(tf1.train.SessionRunHook):
+    def after_run(self, run_context, run_values):
+        print(run_values)
+
+
+def model_fn(features, labels, mode):
+    net = tf1.contrib.layers.fully_connected(features, 8)
+    tf1.add_to_collection("nets", net)
+    logits = tf1.layers.dense(net, 1)
+    loss = tf1.losses.mean_squared_error(labels, logits)
+    optimizer = tf1.train.AdagradOptimizer(0.05)
+    train_op = optimizer.minimize(loss, global_step=tf1.train.get_global_step())
+    return tf1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+estimator = tf1.estimator.Estimator(model_fn=model_fn)
+estimator.train(input_fn=train_input_fn, steps=10, hooks=[StepCounter()])
+'''
+
+
+def test_unsupported_constructs_leave_the_program_byte_identical():
+    result = rewrite_text(BLOCKED, "blocked.py")
+    assert result.code == BLOCKED
+    blocking = [d for d in result.diagnostics if d.code in ("TFM302", "TFM308")]
+    lines = [d.line for d in blocking]
+    assert sorted(lines) == [10, 11, 20]  # contrib, collection, custom hook: one diagnostic per line
+    assert all(not d.fixed for d in blocking)
+    assert "tf.contrib" in next(d.message for d in blocking if d.line == 10)
+    assert "on_train_batch_end" in next(d.message for d in blocking if d.line == 20)
+
+
+def test_estimator_used_elsewhere_blocks_instead_of_half_converting():
+    source = SEED + "print(estimator.model_dir)\n"
+    result = rewrite_text(source, "seed.py")
+    assert result.code == source
+    assert [d.code for d in result.diagnostics if not d.fixed] == ["TFM302"]
+
+
+def test_shim_when_the_forward_pass_does_not_convert():
+    source = (ROOT / "fixtures" / "programs" / "est_shim" / "original.py").read_text(encoding="utf-8")
+    result = rewrite_text(source, "shim.py")
+    assert "@tf.compat.v1.keras.utils.track_tf1_style_variables" in result.code
+    assert 'weights = tf1.get_variable("weights", [2, 1])' in result.code
+    assert "TFM313" in {d.code for d in result.diagnostics}
+
+
+@pytest.mark.parametrize("strategy,expected", [
+    ("parameter-server", "strategy = tf.distribute.experimental.ParameterServerStrategy(cluster_resolver)"),
+    ("multi-worker", "strategy = tf.distribute.MultiWorkerMirroredStrategy()"),
+    ("mirrored", "strategy = tf.distribute.MirroredStrategy()"),
+])
+def test_strategy_option_on_the_seed(strategy, expected):
+    result = rewrite_text(SEED, "seed.py", Selection(strategy=strategy))
+    assert expected in result.code
+    assert "with strategy.scope():\n    model = _build_model()\n" in result.code
+    compile(result.code, "seed.py", "exec")
+    assert rewrite_text(result.code, "again.py", Selection(strategy=strategy)).code == result.code
+
+
+def test_strategy_none_builds_no_strategy_even_when_runconfig_names_one():
+    source = (ROOT / "fixtures" / "programs" / "est_mirrored_runconfig" / "original.py").read_text(encoding="utf-8")
+    result = rewrite_text(source, "mirrored.py", Selection(strategy="none"))
+    assert "tf.distribute" not in result.code and "scope()" not in result.code
+    assert "model = build_model()\n" in result.code
+
+
+def test_parameter_server_chief_coordinates_and_tasks_serve():
+    result = rewrite_text(SEED, "seed.py", Selection(strategy="parameter-server"))
+    assert 'if cluster_resolver.task_type in ("worker", "ps"):' in result.code
+    assert "server.join()" in result.code
+    assert "model.fit(train_dataset, steps_per_epoch=len(train_dataset))" in result.code
+    assert "TFM310" in {d.code for d in result.diagnostics}
+
+
+def test_skip_file_leaves_an_estimator_program_alone():
+    source = "# tf2migrate: skip-file\n" + SEED
+    result = rewrite_text(source, "seed.py")
+    assert result.code == source
+    assert result.diagnostics == []
+
+
+def test_skip_comment_on_the_estimator_line():
+    source = SEED.replace("estimator = tf1.estimator.Estimator(model_fn=_model_fn)",
+                          "estimator = tf1.estimator.Estimator(model_fn=_model_fn)  # tf2migrate: skip[TFM301]")
+    assert rewrite_text(source, "seed.py").code == source

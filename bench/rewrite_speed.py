@@ -179,10 +179,20 @@ class Series:
 # ---------------------------------------------------------------------------------------- main
 
 def main(argv=None) -> int:
+    snapshot = Path(tempfile.mkdtemp(prefix="tf2migrate-bench-code-"))
+    try:
+        return _main(argv, snapshot)
+    finally:
+        shutil.rmtree(snapshot, ignore_errors=True)
+
+
+def _main(argv, snapshot: Path) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--repeat", type=int, default=3, help="repetitions per measurement (median)")
     parser.add_argument("--no-peer", action="store_true", help="skip tf_upgrade_v2")
-    parser.add_argument("--tf2migrate", default=None, help="the tf2migrate command (default: next to python)")
+    parser.add_argument("--tf2migrate", default=None,
+                        help="the tf2migrate command to time (default: a snapshot of this checkout, run with "
+                             "this python, so that edits made while the benchmark runs change nothing)")
     parser.add_argument("--peer", default=None, help="the tf_upgrade_v2 command (default: next to python)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="passed to tf2migrate -j")
     args = parser.parse_args(argv)
@@ -191,8 +201,13 @@ def main(argv=None) -> int:
     files = python_files(tree)
     lines = count_lines(files)
 
-    exe = args.tf2migrate or find_tool("tf2migrate")
-    tool = [exe] if exe else [sys.executable, "-m", "tf2migrate"]
+    if args.tf2migrate:
+        tool, tool_env = [args.tf2migrate], {}
+    else:  # the cache is keyed on the rule code's files: a snapshot keeps cold and warm runs comparable
+        shutil.copytree(ROOT / "tf2migrate", snapshot / "tf2migrate",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(ROOT / "rules", snapshot / "rules")
+        tool, tool_env = [sys.executable, "-m", "tf2migrate"], {"PYTHONPATH": str(snapshot)}
     jobs = ["-j", str(args.jobs)] if args.jobs else []
     peer = None
     if not args.no_peer:
@@ -205,7 +220,8 @@ def main(argv=None) -> int:
     load_before = os.getloadavg()
     print(f"corpus: {tree.relative_to(ROOT) if tree.is_relative_to(ROOT) else tree}: {len(files)} files, "
           f"{lines:,} lines", flush=True)
-    print(f"tf2migrate: {' '.join(tool)}; tf_upgrade_v2: {peer or 'skipped'}; {os.cpu_count()} cores; "
+    origin = f" (a snapshot of {ROOT})" if tool_env else ""
+    print(f"tf2migrate: {' '.join(tool)}{origin}; tf_upgrade_v2: {peer or 'skipped'}; {os.cpu_count()} cores; "
           f"load average {load_before[0]:.2f}; {args.repeat} repetitions", flush=True)
 
     cold, warm, up = Series("tf2migrate rewrite --check, cold cache"), Series("tf2migrate rewrite --check, warm cache"), \
@@ -223,20 +239,22 @@ def main(argv=None) -> int:
         tmp = Path(tmp)
         singles = one_file_inputs(tree, tmp)
         for rep in range(args.repeat):
-            env = dict(os.environ, TF2MIGRATE_CACHE_DIR=str(tmp / f"cache-{rep}"))
+            env = dict(os.environ, **tool_env, TF2MIGRATE_CACHE_DIR=str(tmp / f"cache-{rep}"))
             check = [*tool, "rewrite", "--check", *jobs, "--config", str(CORPUS / "pyproject.toml"), str(tree)]
             wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
             cold.add(wall, cpu)
             summaries.add(summary_line(proc))
             wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
             warm.add(wall, cpu)
+            if len(list((tmp / f"cache-{rep}").glob("cache-*.json"))) != 1:
+                warm.note = "the cache key changed between the cold and the warm run: warm time not valid"
             summaries.add(summary_line(proc))
             for (label, reuse), series in singles_series.items():
                 target = singles[label][0]
                 single_cache = tmp / f"cache-{label}-{reuse}-{rep}"
                 if reuse:  # a copy of the corpus cache: this file's content is not in it
                     shutil.copytree(tmp / f"cache-{rep}", single_cache)
-                single_env = dict(os.environ, TF2MIGRATE_CACHE_DIR=str(single_cache))
+                single_env = dict(os.environ, **tool_env, TF2MIGRATE_CACHE_DIR=str(single_cache))
                 wall, cpu, proc = timed([*tool, "rewrite", "--check", str(target.name)], env=single_env,
                                         cwd=target.parent, ok=(0, 1))
                 series.add(wall, cpu)
@@ -264,6 +282,8 @@ def main(argv=None) -> int:
     for s in rows:
         walls = " ".join(f"{w:.2f}" for w in s.walls)
         print(f"{s.label:<{width}} {s.wall:8.2f} {s.cpu:8.2f}   {walls}")
+    if warm.note:
+        print(f"WARNING: {warm.note}")
     print()
     if peer:
         for name, series, target in (("cold", cold, TARGET_COLD), ("warm", warm, TARGET_WARM)):

@@ -8,13 +8,11 @@ batches arrive in the same order.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, hooks, optimizers, render, strategy
-from tf2migrate.rules.estimator.args import Unreadable, bind, literal
-from tf2migrate.rules.estimator.analyze import METHODS
+from tf2migrate.rules.estimator import canned, render
 
 
 @dataclass
@@ -25,7 +23,6 @@ class Writer:
     ctx: object
     module: cst.Module
     kind: str
-    names: set = field(default_factory=set)
 
     def __post_init__(self):
         self.indent = self.module.default_indent

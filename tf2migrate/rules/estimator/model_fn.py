@@ -11,15 +11,13 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward
+from tf2migrate.rules.estimator import forward, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
 
-SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs", "training_chief_hooks",
-               "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks")
 ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 
 
@@ -43,30 +41,6 @@ class ModelPlan:
         self.blockers.append(Unreadable(node, message))
 
 
-def _mode_branch(stmt, ctx) -> Optional[str]:
-    """'PREDICT' / 'EVAL' / 'TRAIN' for `if mode == tf1.estimator.ModeKeys.X:` without else, else None."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
-        return None
-    test = stmt.test
-    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.Equal)):
-        return None
-    left, right = test.left, test.comparisons[0].comparator
-    if isinstance(right, cst.Name) and right.value == "mode":
-        left, right = right, left
-    if not (isinstance(left, cst.Name) and left.value == "mode"):
-        return None
-    canonical = ctx.resolve(right)[1] or ""
-    key = canonical.rpartition(".")[2] if canonical.startswith("tf.estimator.ModeKeys.") else None
-    return key if key in ("PREDICT", "EVAL", "TRAIN") else None
-
-
-def _spec_call(expr, ctx) -> Optional[dict]:
-    if isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] == "tf.estimator.EstimatorSpec":
-        return bind(expr, SPEC_PARAMS, "EstimatorSpec")
-    return None
-
-
 def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
     params = [p.name.value for p in fn.params.params]
     plan = ModelPlan(fn, forward.Chain())
@@ -76,7 +50,7 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
         return plan
     plan.uses_params = "params" in params
     body = list(fn.body.body)
-    if body and _docstring(body[0]):
+    if body and spec.is_docstring(body[0]):
         body = body[1:]
     reader = _Reader(plan, ctx)
     for index, stmt in enumerate(body):
@@ -94,11 +68,6 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
     return plan
 
 
-def _docstring(stmt) -> bool:
-    return (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)
-            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
-
-
 class _Reader:
     def __init__(self, plan: ModelPlan, ctx) -> None:
         self.plan, self.ctx = plan, ctx
@@ -106,7 +75,7 @@ class _Reader:
         self.step_names: set = set()
 
     def statement(self, stmt, index) -> None:
-        branch = _mode_branch(stmt, self.ctx)
+        branch = spec.mode_branch(stmt, self.ctx)
         if branch is not None:
             for inner in stmt.body.body:
                 self.statement(inner, index)
@@ -118,7 +87,7 @@ class _Reader:
         small = stmt.body[0]
         if isinstance(small, cst.Return):
             return self.returned(small)
-        if isinstance(small, cst.Expr) and _summary(small.value, self.ctx):
+        if isinstance(small, cst.Expr) and spec.is_summary(small.value, self.ctx):
             self.plan.notes.append((small, "TFM306", "TF1 summary dropped: use tf.keras.callbacks.TensorBoard"))
             return None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
@@ -142,7 +111,7 @@ class _Reader:
                 elif isinstance(loss.output, cst.Name):
                     plan.chain.output = loss.output.value
                 return
-            if _update_ops(value, ctx):
+            if spec.is_update_ops(value, ctx):
                 self.env[name] = ("update_ops",)
                 plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))
                 return
@@ -189,16 +158,16 @@ class _Reader:
         return True
 
     def returned(self, ret: cst.Return) -> None:
-        spec = _spec_call(ret.value, self.ctx)
-        if spec is None:
+        returned = spec.estimator_spec(ret.value, self.ctx)
+        if returned is None:
             raise Unreadable(ret, "model_fn returns something other than an EstimatorSpec: convert by hand")
         for key in ("training_chief_hooks", "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):
-            if key in spec:
-                raise Unreadable(spec[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
-        if "predictions" in spec:
-            self.plan.predictions = spec["predictions"]
-        if "eval_metric_ops" in spec:
-            self.metrics(spec["eval_metric_ops"])
+            if key in returned:
+                raise Unreadable(returned[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
+        if "predictions" in returned:
+            self.plan.predictions = returned["predictions"]
+        if "eval_metric_ops" in returned:
+            self.metrics(returned["eval_metric_ops"])
 
     def metrics(self, expr) -> None:
         if isinstance(expr, cst.Name) and self.env.get(expr.value, ("",))[0] == "metrics":
@@ -224,12 +193,3 @@ class _Reader:
     @staticmethod
     def source(node) -> str:
         return cst.Module([]).code_for_node(node)
-
-
-def _update_ops(call, ctx) -> bool:
-    return (ctx.resolve(call.func)[1] == "tf.get_collection" and len(call.args) == 1
-            and ctx.resolve(call.args[0].value)[1] == "tf.GraphKeys.UPDATE_OPS")
-
-
-def _summary(expr, ctx) -> bool:
-    return isinstance(expr, cst.Call) and (ctx.resolve(expr.func)[1] or "").startswith("tf.summary.")

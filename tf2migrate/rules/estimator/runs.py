@@ -13,7 +13,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
-from tf2migrate.rules.estimator.analyze import METHODS, SPEC_PARAMS
+from tf2migrate.rules.estimator.uses import METHODS
 
 
 class Runs:
@@ -78,8 +78,9 @@ class Runs:
             self.patience = -(-without // k) if isinstance(without, int) else 1
             epochs, steps = n // k, every
         if steps is None and self.w.kind == "parameter-server":
-            lines.append(f"train_dataset = {ds}")
-            ds, steps = "train_dataset", "len(train_dataset)"
+            name = self.w.fresh("train_dataset")
+            lines.append(f"{name} = {ds}")
+            ds, steps = name, f"len({name})"
         args.append(ds)
         if epochs:
             args.append(f"epochs={epochs}")
@@ -102,10 +103,15 @@ class Runs:
         return lines
 
     def evaluate(self, input_fn, steps) -> str:
+        """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two lines)."""
         if steps is None and self.repeats(input_fn):
             steps = "100"  # TF1's EvalSpec/evaluate default for an input that does not end
-        args = [self.dataset(input_fn)] + ([f"steps={self.w.text(steps)}"] if steps is not None else [])
-        return f"{self.w.model_var}.evaluate({', '.join(args + ['return_dict=True'])})"
+        ds, prelude = self.dataset(input_fn), ""
+        if steps is None and self.w.kind == "parameter-server":
+            name = self.w.fresh("eval_dataset")
+            prelude, ds, steps = f"{name} = {ds}\n", name, f"len({name})"
+        args = [ds] + ([f"steps={self.w.text(steps)}"] if steps is not None else [])
+        return prelude + f"{self.w.model_var}.evaluate({', '.join(args + ['return_dict=True'])})"
 
     def train_and_evaluate(self, call: cst.Call) -> list:
         bound = bind(call, ("estimator", "train_spec", "eval_spec"), "train_and_evaluate")

@@ -1,0 +1,74 @@
+"""Small pieces of putting the new module body together: blank lines, kept statements, replaced calls.
+
+Kept statements come from the module the other rules already rewrote; input functions (and a canned
+estimator's feature columns) are respelled for TF2. Blocking findings are reported once per line, and
+a finding that only follows from another one (a layer fed by a blocked statement) is not repeated.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import uses
+from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.optimizers import compat_class
+from tf2migrate.rules.estimator.render import respell
+
+V1_SWITCHES = {"tf.disable_v2_behavior", "tf.disable_eager_execution"}
+
+
+def with_lines(new: list, old) -> list:
+    if new and hasattr(old, "leading_lines"):
+        new[0] = new[0].with_changes(leading_lines=old.leading_lines)
+    return new
+
+
+class ReplaceRuns(cst.CSTTransformer):
+    """Rewrites `estimator.train/evaluate/predict(...)` nested in other statements (single-line forms)."""
+
+    def __init__(self, prog_var, runs, ctx) -> None:
+        self.var, self.runs, self.ctx = prog_var, runs, ctx
+
+    def leave_Call(self, original, updated):
+        func = original.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.var \
+                and func.attr.value in uses.METHODS:
+            text = self.runs.method(original)
+            if "\n" in text:
+                raise Unreadable(original, "this call needs several statements in TF2: move it to its own line")
+            return cst.parse_expression(text)
+        return updated
+
+
+def optimizers_compat(model, w) -> str:
+    opt = getattr(model, "optimizer", None)
+    return compat_class(w.tf("tf"), w.indent) if opt is not None and opt.needs_compat_class else ""
+
+
+def render_kept(stmt, prog, ctx):
+    if isinstance(stmt, cst.FunctionDef) and stmt.name.value in prog.input_fns:
+        return respell(stmt, ctx)
+    columns = getattr(prog.model, "columns_name", None)
+    if columns is not None and uses.assignment(stmt)[0] == columns.value:
+        return respell(stmt, ctx)
+    return stmt
+
+
+def v1_switch(stmt, ctx, notes) -> bool:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr):
+        value = stmt.body[0].value
+        if isinstance(value, cst.Call) and ctx.resolve(value.func)[1] in V1_SWITCHES:
+            notes.append((value, "TFM301", "TF1 graph mode switch removed: Keras runs eagerly"))
+            return True
+    return False
+
+
+def one_per_line(problems, ctx) -> list:
+    seen, out = set(), []
+    roots = [p for p in problems if not getattr(p, "cascade", False)]
+    for p in roots or problems:
+        pos = ctx.positions.get(p.node)
+        line = pos.start.line if pos else 0
+        if line not in seen:
+            seen.add(line)
+            out.append(p)
+    return out

@@ -1,0 +1,51 @@
+"""The shapes a `model_fn` is written in: `if mode == ModeKeys.X:` branches, `EstimatorSpec(...)` returns,
+TF1 summaries and the `UPDATE_OPS` idiom around `minimize` (which Keras layers make unnecessary).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import bind
+
+SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs", "training_chief_hooks",
+               "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks")
+
+
+def mode_branch(stmt, ctx) -> Optional[str]:
+    """'PREDICT' / 'EVAL' / 'TRAIN' for `if mode == tf1.estimator.ModeKeys.X:` without else, else None."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return None
+    test = stmt.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return None
+    left, right = test.left, test.comparisons[0].comparator
+    if isinstance(right, cst.Name) and right.value == "mode":
+        left, right = right, left
+    if not (isinstance(left, cst.Name) and left.value == "mode"):
+        return None
+    canonical = ctx.resolve(right)[1] or ""
+    key = canonical.rpartition(".")[2] if canonical.startswith("tf.estimator.ModeKeys.") else None
+    return key if key in ("PREDICT", "EVAL", "TRAIN") else None
+
+
+def estimator_spec(expr, ctx) -> Optional[dict]:
+    if isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] == "tf.estimator.EstimatorSpec":
+        return bind(expr, SPEC_PARAMS, "EstimatorSpec")
+    return None
+
+
+def is_docstring(stmt) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def is_update_ops(call, ctx) -> bool:
+    return (ctx.resolve(call.func)[1] == "tf.get_collection" and len(call.args) == 1
+            and ctx.resolve(call.args[0].value)[1] == "tf.GraphKeys.UPDATE_OPS")
+
+
+def is_summary(expr, ctx) -> bool:
+    return isinstance(expr, cst.Call) and (ctx.resolve(expr.func)[1] or "").startswith("tf.summary.")

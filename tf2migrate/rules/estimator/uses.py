@@ -1,0 +1,108 @@
+"""Every use of the Estimator program's names outside the statements the conversion replaces.
+
+`estimator.train/evaluate/predict(...)` and `train_and_evaluate(...)` are runs, rewritten in place; a
+`hooks=[...]` list assigned to a name goes away with its run. Any other use of the estimator, its
+specs, config, hooks or model_fn would be left pointing at something that no longer exists: a blocker.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable
+
+METHODS = {
+    "train": ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"),
+    "evaluate": ("input_fn", "steps", "hooks", "checkpoint_path", "name"),
+    "predict": ("input_fn", "predict_keys", "hooks", "checkpoint_path", "yield_single_examples"),
+}
+
+
+def assignment(stmt):
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        a = stmt.body[0]
+        if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name):
+            return a.targets[0].target.value, a.value
+    return None, None
+
+
+def callee(expr, ctx):
+    return ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
+
+
+def hook_lists(module, prog) -> None:
+    """`hooks = [...]` passed as `hooks=hooks`: the list goes away with the run that uses it."""
+    names = set()
+
+    class _V(cst.CSTVisitor):
+        def visit_Arg(self, node):
+            if node.keyword is not None and node.keyword.value == "hooks" and isinstance(node.value, cst.Name):
+                names.add(node.value.value)
+
+    module.visit(_V())
+    for i, stmt in enumerate(module.body):
+        name, value = assignment(stmt)
+        if name in names and isinstance(value, (cst.List, cst.Tuple)):
+            prog.hook_lists[name] = value
+            prog.removed.add(i)
+
+
+def runs(module, prog, ctx) -> None:
+    """Statements that call `train_and_evaluate` or the estimator's train/evaluate/predict."""
+    for i, stmt in enumerate(module.body):
+        if i in prog.removed or i == prog.estimator or i == prog.model_fn_index:
+            continue
+        finder = Uses(prog, ctx)
+        stmt.visit(finder)
+        if finder.runs:
+            prog.runs[i] = stmt
+        for call in finder.runs:
+            for arg in call.args:
+                if (arg.keyword is None or arg.keyword.value == "input_fn") and isinstance(arg.value, cst.Name):
+                    prog.input_fns.add(arg.value.value)
+        prog.blockers.extend(finder.problems)
+
+
+class Uses(cst.CSTVisitor):
+    """Collects run calls and flags every other use of the estimator, its specs, config or model_fn."""
+
+    def __init__(self, prog: Program, ctx) -> None:
+        self.prog, self.ctx = prog, ctx
+        self.runs: list = []
+        self.problems: list = []
+        self.owned = {prog.var, *prog.specs, *prog.hooks, *prog.hook_lists} | {
+            e.value for e in (prog.bound.get("model_fn"), prog.bound.get("config")) if isinstance(e, cst.Name)}
+        if prog.strategy_var:
+            self.owned.add(prog.strategy_var)
+        self._ok: set = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if callee(node, self.ctx) == "tf.estimator.train_and_evaluate":
+            self.runs.append(node)
+            self._ok.update(id(a.value) for a in node.args)
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.prog.var:
+            if func.attr.value in METHODS:
+                self.runs.append(node)
+                self._ok.add(id(func.value))
+                for arg in node.args:
+                    if arg.keyword is not None and arg.keyword.value == "hooks" and isinstance(arg.value, cst.List):
+                        self._ok.update(id(e.value) for e in arg.value.elements)
+                    elif arg.keyword is not None and arg.keyword.value == "hooks":
+                        self._ok.add(id(arg.value))
+        elif callee(node, self.ctx) in ("tf.estimator.experimental.stop_if_no_decrease_hook",
+                                            "tf.estimator.experimental.stop_if_no_increase_hook"):
+            if node.args and isinstance(node.args[0].value, cst.Name):
+                self._ok.add(id(node.args[0].value))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.owned and id(node) not in self._ok:
+            self.problems.append(Unreadable(node, f"`{node.value}` is used in a way the Estimator conversion does "
+                                            "not rewrite: convert this use by hand, then run tf2migrate again"))
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False

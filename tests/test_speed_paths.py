@@ -46,12 +46,26 @@ def test_trigger_words_only_in_strings_and_comments_need_no_libcst():
 
 @pytest.mark.parametrize("code", [
     "out = strategy.experimental_run_v2(fn)\n",  # a method
-    "from tensorflow.compat.v1 import fixed_size_partitioner as fsp\n",  # an imported name
+    "from tensorflow.compat.v1 import fixed_size_partitioner as fsp\np = fsp(3)\n",  # an imported name
     "import tensorflow.compat.v1 as tf\np = tf.fixed_size_partitioner(3)\n",
     "def f(strategy):\n    return f'{strategy.experimental_run_v2(g)}'\n",  # inside an f-string
 ])
 def test_trigger_words_in_code_go_to_libcst(code):
     assert _pre(code) is None
+
+
+@pytest.mark.parametrize("code", [
+    "from tensorflow_estimator.python.estimator import estimator as estimator_lib\n"
+    "e = estimator_lib.Estimator(model_fn)\n",  # not TensorFlow's own name
+    "class Estimator:\n    pass\n\n\nEstimator()\n",  # a local class of the same name
+    "import mylib\nmylib.fixed_size_partitioner(3)\n",
+])
+def test_symbol_words_that_are_not_tensorflow_need_no_libcst(code):
+    from tf2migrate.engine.api import rewrite_text
+
+    done = _pre(code)
+    assert done is not None and done.status is Status.UNCHANGED
+    assert rewrite_text(code).code == code and not rewrite_text(code).diagnostics  # the long way agrees
 
 
 def test_compile_errors_that_ast_accepts_are_still_clean():

@@ -60,3 +60,10 @@ def test_statistical_mode_catches_a_wrong_learning_rate(verify, tmp_path):
         f.write(text)
     result = verify(tf1_mlp(tmp_path, 30), wrong, cluster="ps:3,2")
     assert result.verdict == "DIVERGED" and "final loss" in result.reason
+
+
+def test_multi_worker_two_processes_is_equivalent(verify, tmp_path):
+    result = verify(tf1_mlp(tmp_path, 12), keras_mlp(tmp_path, 12), cluster="multi-worker:2")
+    assert [t for t in result.migrated.pids] and len(result.migrated.pids) == 2   # one process per worker
+    assert len(result.original.pids) == 1     # a TF1 Session program is the reference: it runs as written
+    assert result.verdict == "EQUIVALENT", result.reason

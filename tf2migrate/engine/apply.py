@@ -63,6 +63,6 @@ def _rewrite(module, text, path, selection, positions, no_retarget) -> RewriteRe
         module=module,
     )
     new = module.visit(Traversal(ctx, registry.plugins(ctx)))
-    new = finish_imports(module, new, imports, ctx.emit, ctx.references, text)
+    code = text if new is module else finish_imports(module, new, imports, ctx.emit, ctx.references, tree)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
-    return RewriteResult(code=new.code, diagnostics=diagnostics)
+    return RewriteResult(code=code, diagnostics=diagnostics)

@@ -9,18 +9,7 @@ import ast
 
 import libcst as cst
 
-from tf2migrate.engine.imports import dotted
-
-
-def _dotted(node) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+from tf2migrate.engine.imports import ast_dotted, dotted
 
 
 class Facts:
@@ -37,11 +26,11 @@ class Facts:
                 continue
             if not isinstance(value, ast.Call):
                 continue
-            callee = _dotted(value.func)
+            callee = ast_dotted(value.func)
             canonical = ctx.imports.resolve_dotted(callee)[1] if callee else None
             if canonical:
                 for target in targets:
-                    name = _dotted(target)
+                    name = ast_dotted(target)
                     if name:
                         self.made_by.setdefault(name, set()).add(canonical)
 

@@ -9,11 +9,11 @@ import libcst as cst
 from tf2migrate.engine.imports import ImportMap
 
 
-def references(code: str) -> Counter:
+def references(tree: ast.AST) -> Counter:
     """Name uses outside import statements, attribute names and keywords, counted with `ast`
     (a C parser: one LibCST traversal of a large file costs more than parsing it again)."""
     counts: Counter = Counter()
-    for node in ast.walk(ast.parse(code)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             counts[node.id] += 1
     return counts
@@ -65,23 +65,27 @@ class PartialRetarget(Exception):
         self.locals = locals_
 
 
-def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, text: str) -> cst.Module:
-    """`seen` counts the references to each binding that the traversal met."""
+def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree) -> str:
+    """The final code. `seen` counts the references to each binding that the traversal met;
+    `tree` is the original source parsed by `ast`."""
     if updated is original:
-        return updated
+        return original.code
     partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
     if partial:
         raise PartialRetarget(partial)
-    before, after = references(text), references(updated.code)
+    code = updated.code
+    before, after = references(tree), references(ast.parse(code))
     unused = {
         local for local in imports.bindings
         if before[local] > 0 and after[local] == 0
     }
     unused |= set(emit.retargets)
+    new_statements = emit.statements()
+    if not unused and not new_statements:
+        return code
     if unused:
         updated = updated.visit(_Remove(unused))
-    new_statements = emit.statements()
     if new_statements:
         at = _insert_at(updated)
         updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])
-    return updated
+    return updated.code

@@ -9,7 +9,6 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-import libcst as cst
 
 COMPAT = ("compat.v1.", "compat.v2.")
 
@@ -22,8 +21,10 @@ class Binding:
     from_module: Optional[str] = None  # set for `from M import name`
 
 
-def dotted(node: cst.BaseExpression) -> Optional[str]:
+def dotted(node: "cst.BaseExpression") -> Optional[str]:
     """`a.b.c` for a Name/Attribute chain, else None."""
+    import libcst as cst  # imported here: the pre-pass uses this module without LibCST
+
     parts = []
     while isinstance(node, cst.Attribute):
         parts.append(node.attr.value)
@@ -31,6 +32,18 @@ def dotted(node: cst.BaseExpression) -> Optional[str]:
     if not isinstance(node, cst.Name):
         return None
     parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def ast_dotted(node: ast.AST) -> str:
+    """`a.b.c` for an `ast` Name/Attribute chain, else ""."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
     return ".".join(reversed(parts))
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
+from tf2migrate.engine.imports import ImportMap, ast_dotted
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
@@ -64,7 +65,10 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
-    words = set(pattern.findall(src.text))
+    found = pattern.findall(src.text)
+    attrs = {a for a, _ in found if a}
+    symbols = {s for _, s in found if s}
+    words = attrs | symbols
     tree = None
     try:
         with warnings.catch_warnings():
@@ -76,9 +80,30 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
-    if not words or (all(w.isidentifier() for w in words) and words.isdisjoint(_identifiers(tree))):
+    if not words or not _may_change(tree, attrs, symbols):
         return src, FileResult(path, Status.UNCHANGED)
     return src, None
+
+
+def _may_change(tree, attrs: set, symbols: set) -> bool:
+    """An attribute word spelled in the code, or a symbol word that names TensorFlow through
+    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not)."""
+    identifiers = _identifiers(tree)
+    if not attrs.isdisjoint(identifiers):
+        return True
+    symbols &= identifiers
+    if not symbols:
+        return False
+    imports = ImportMap.from_ast(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
+            if any(alias.name in symbols for alias in node.names):
+                return True  # `from tensorflow... import X as y`: y may be used under its alias
+        elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
+            name = ast_dotted(node)
+            if name and imports.resolve_dotted(name)[1]:
+                return True
+    return False
 
 
 def _compiles(text: str, path: str) -> bool:

@@ -4,7 +4,8 @@ The original runs in the TF1 form of the topology when it is an Estimator: `ps:W
 chief + (W-1) workers + P parameter servers on 127.0.0.1 (in TF1 the chief trains; TF2's chief only
 coordinates, so TF2 "W workers" is TF1 "chief + W-1 workers"), `multi-worker:N` a chief + N-1 workers,
 all sharing one model directory named in TF_CONFIG. A TF2 program gets the topology from its child
-(`cluster.py`), wrapped in the harness's strategy unless it builds its own.
+(`cluster.py`), wrapped in the harness's strategy unless it builds its own; an original that is neither an
+Estimator nor builds a strategy is the reference and trains as written, locally.
 """
 import json
 import os
@@ -18,6 +19,9 @@ def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
             "wait_timeout": timeout}
+    if role == "original" and not facts.uses_estimator and not facts.strategies:
+        # the reference run: a program that builds no strategy of its own trains as written, locally
+        topology = type(topology)("local")
     topo = {"kind": topology.kind, "replicas": topology.replicas, "workers": topology.workers, "ps": topology.ps}
     if role == "original" and facts.uses_estimator and topology.kind in ("ps", "multi-worker"):
         tasks = _estimator_cluster(label, base, topology, workdir)

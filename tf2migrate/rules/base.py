@@ -41,5 +41,11 @@ class Plugin:
         self.ctx = ctx
 
     def triggers(self) -> set:
-        """Words whose absence from a file proves this plugin has nothing to do there."""
+        """Words whose absence from a file's code proves this plugin has nothing to do there
+        (attribute or method names: they count on any receiver)."""
+        return set()
+
+    def symbol_triggers(self) -> set:
+        """Words that only count where they name a TensorFlow symbol through the file's imports
+        (`tf.estimator.Estimator`, not `my_lib.Estimator`)."""
         return set()

@@ -29,7 +29,7 @@ class EmbeddingLookupStrategy(Plugin):
         ),
     )
 
-    def triggers(self) -> set:
+    def symbol_triggers(self) -> set:
         return {"embedding_lookup", "embedding_lookup_sparse"}
 
     def leave_call(self, original: cst.Call, updated: cst.Call):

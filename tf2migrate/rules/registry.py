@@ -42,8 +42,17 @@ def all_infos() -> dict:
 
 @functools.lru_cache(maxsize=None)
 def trigger_pattern() -> "re.Pattern":
-    """Words whose absence proves a file needs no LibCST parse at all."""
-    words = load_tables().triggers()
+    """Words whose absence proves a file needs no LibCST parse at all: group 1 matches attribute
+    words (any receiver), group 2 symbol words (count only as TensorFlow names)."""
+    tables = load_tables()
+    attrs, symbols = tables.triggers(), tables.symbol_triggers()
     for cls in CODE_RULES:
-        words |= cls.triggers(cls.__new__(cls))
-    return re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, words))))
+        plugin = cls.__new__(cls)
+        attrs |= plugin.triggers()
+        symbols |= plugin.symbol_triggers()
+    symbols -= attrs
+
+    def alternation(words) -> str:
+        return "|".join(sorted(map(re.escape, words))) or "(?!)"
+
+    return re.compile(r"\b(?:(%s)|(%s))\b" % (alternation(attrs), alternation(symbols)))

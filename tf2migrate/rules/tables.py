@@ -50,10 +50,10 @@ class Tables:
     importable: frozenset  # modules that `from M import X` can name
 
     def triggers(self) -> set:
-        words = set(self.by_method)
-        for name in self.by_symbol:
-            words.add(name.rsplit(".", 1)[-1])
-        return words
+        return set(self.by_method)
+
+    def symbol_triggers(self) -> set:
+        return {name.rsplit(".", 1)[-1] for name in self.by_symbol}
 
 
 def tables_dir() -> Path:

@@ -18,6 +18,9 @@ class LossScaling(Plugin):
     infos = (infos.REDUCE_MEAN, infos.KERAS_LOSS, infos.REGULARIZATION)
 
     def triggers(self) -> set:
+        return {"experimental_run_v2", "call_for_each_replica"}
+
+    def symbol_triggers(self) -> set:
         return set(STRATEGY_WORDS)
 
     def _plan(self):

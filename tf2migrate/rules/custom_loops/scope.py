@@ -54,6 +54,9 @@ class OutsideScope(Plugin):
     infos = (infos.OUTSIDE_SCOPE,)
 
     def triggers(self) -> set:
+        return {"experimental_run_v2", "call_for_each_replica"}
+
+    def symbol_triggers(self) -> set:
         return set(STRATEGY_WORDS)
 
     def leave_call(self, original: cst.Call, updated: cst.Call):

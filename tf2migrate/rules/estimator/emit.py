@@ -26,6 +26,8 @@ class Writer:
 
     def __post_init__(self):
         self.indent = self.module.default_indent
+        self.per_replica_input = False  # set when the TF1 strategy fed each replica its own input batch
+        self.strategy_var = None
         self.taken = render.names_in(self.module) | set(self.prog.defs)
         self.model_var = self.fresh("model")
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")

@@ -19,7 +19,7 @@ TRIGGERS = {"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "Li
 class EstimatorToKeras(Plugin):
     infos = codes.INFOS
 
-    def triggers(self) -> set:
+    def symbol_triggers(self) -> set:
         return set(TRIGGERS)
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
@@ -70,6 +70,8 @@ class EstimatorToKeras(Plugin):
             if key in ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs"):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
+        w.strategy_var = prog.strategy_var or w.fresh("strategy")
+        w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
         if prog.model_fn_index is not None:
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
@@ -119,14 +121,14 @@ class EstimatorToKeras(Plugin):
 
     def _model_statements(self, prog, w, kind, part) -> str:
         ctx, i = self.ctx, w.indent
-        var = prog.strategy_var or w.fresh("strategy")
+        var = w.strategy_var
         part_text = strategy.render_partitioner(part, ctx, w.tf) if part is not None and kind == "parameter-server" \
             else None
         lines = []
         seed = prog.config.get("tf_random_seed")
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
-        lines += strategy.statements(kind, var, prog, ctx, w.tf, i, part_text, w.call)
+        lines += strategy.statements(kind, var, prog, ctx, w.tf, i, part_text, w.call, w.text)
         params = prog.bound.get("params")
         make = f"{w.model_var} = {w.build_name}({w.text(params) if params is not None else ''})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)

@@ -81,6 +81,13 @@ class Runs:
             name = self.w.fresh("train_dataset")
             lines.append(f"{name} = {ds}")
             ds, steps = name, f"len({name})"
+        if self.w.per_replica_input:  # TF1 gave every replica its own batch: a step takes one per replica
+            var = self.w.strategy_var
+            if steps is None:
+                steps = f"len({ds}) // {var}.num_replicas_in_sync"
+            ds = f"{var}.distribute_datasets_from_function(lambda _: {ds})"
+            self.notes.append((self.prog.strategy_expr, "TFM309", "each replica gets its own batch from the "
+                               "input function, as under the TF1 strategy: a step takes one batch per replica"))
         args.append(ds)
         if epochs:
             args.append(f"epochs={epochs}")

@@ -61,6 +61,12 @@ def choose(prog, ctx) -> str:
     return "none"
 
 
+def tf1_kind(prog, ctx) -> Optional[str]:
+    """The kind of the strategy the TF1 RunConfig named (None without one)."""
+    expr = prog.strategy_expr
+    return KINDS.get(ctx.resolve(expr.func)[1]) if isinstance(expr, cst.Call) else None
+
+
 def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
     """The single partitioner of the model (None if none); raises Unreadable for several or an axis."""
     found = getattr(prog.model, "chain", None)
@@ -92,7 +98,12 @@ def render_partitioner(expr, ctx, tf) -> str:
     return f"{tf('tf.distribute.experimental.partitioners.' + cls)}({', '.join(args)})"
 
 
-def statements(kind, var, prog, ctx, tf, indent, part_text, call) -> list:
+def _arg_source(arg: cst.Arg, text) -> str:
+    value = text(arg.value)
+    return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
+
+
+def statements(kind, var, prog, ctx, tf, indent, part_text, call, text) -> list:
     """Source lines that create `var` for `kind` (empty for none)."""
     if kind == "none":
         return []
@@ -100,8 +111,8 @@ def statements(kind, var, prog, ctx, tf, indent, part_text, call) -> list:
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
                 and expr.args)
-        args = ", ".join(cst.Module([]).code_for_node(a).rstrip(", ") for a in expr.args) if keep else ""
-        return [f"{var} = {tf('tf.distribute.MirroredStrategy')}({args})"]
+        args = [_arg_source(a, text) for a in expr.args] if keep else []
+        return [call(f"{var} = {tf('tf.distribute.MirroredStrategy')}", args)]
     if kind == "multi-worker":
         return [f"{var} = {tf('tf.distribute.MultiWorkerMirroredStrategy')}()"]
     i = indent

@@ -48,3 +48,9 @@ def test_legacy_aliases_point_at_the_successors():
             "assert tf.contrib.distribute.CollectiveAllReduceStrategy is "
             "tf.distribute.experimental.MultiWorkerMirroredStrategy")
     subprocess.run([PYTHON, "-c", code], check=True, capture_output=True)
+    # TF 2.0-2.3 originals stay eager and get the same successors
+    eager = ("from tf2migrate.harness import legacy; legacy.add_aliases(); import tensorflow as tf; "
+             "s = tf.distribute.MirroredStrategy(['/cpu:0']); assert tf.executing_eagerly(); "
+             "v = s.experimental_run_v2(lambda: tf.constant(2.0)); "
+             "assert float(s.reduce(tf.distribute.ReduceOp.SUM, v)) == 2.0")
+    subprocess.run([PYTHON, "-c", eager], check=True, capture_output=True)

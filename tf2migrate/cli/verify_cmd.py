@@ -10,7 +10,11 @@ was seen (not equivalent, and not an error of the tool); 2 usage error; 3 a prog
 import click
 
 
-@click.command("verify")
+EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the variables differ or no "
+              "training step was seen; 2 usage error; 3 a program failed or timed out.")
+
+
+@click.command("verify", epilog=EXIT_CODES)
 @click.argument("original", type=click.Path(exists=True, dir_okay=False))
 @click.argument("migrated", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option("--steps", type=click.IntRange(min=1), default=None,

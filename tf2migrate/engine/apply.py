@@ -9,12 +9,12 @@ import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.engine.context import Context, Selection
 from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.import_edit import PartialRetarget, finish_imports
 from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.positions import Positions
 from tf2migrate.engine.suppress import parse_suppressions
 from tf2migrate.engine.traverse import Traversal
 
@@ -31,30 +31,24 @@ class RewriteResult:
 def rewrite_text(text: str, path: str = "<string>", selection: Selection = None) -> RewriteResult:
     """Raises libcst.ParserSyntaxError when the text does not parse."""
     module = cst.parse_module(text)
-    cached: dict = {}
-
-    def positions() -> dict:  # costly (a code generation pass): only for files with findings
-        if "p" not in cached:
-            cached["p"] = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        return cached["p"]
-
+    tree = ast.parse(text)
+    positions = Positions(module, tree, text)
     try:
-        return _rewrite(module, text, path, selection, positions, frozenset())
+        return _rewrite(module, tree, text, path, selection, positions, frozenset())
     except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
-        return _rewrite(module, text, path, selection, positions, frozenset(exc.locals))
+        return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals))
 
 
-def _rewrite(module, text, path, selection, positions, no_retarget) -> RewriteResult:
+def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> RewriteResult:
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables
 
-    tree = ast.parse(text)
     imports = ImportMap.from_ast(tree)
     ctx = Context(
         tree=tree,
         path=path,
         imports=imports,
-        position_source=positions,
+        positions=positions,
         text=text,
         suppressions=parse_suppressions(text),
         selection=selection or Selection(),

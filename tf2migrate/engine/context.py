@@ -23,7 +23,7 @@ from tf2migrate.engine.suppress import Suppressions
 class Context:
     path: str
     imports: ImportMap
-    position_source: object  # a callable giving {node: CodeRange}; run only if something is reported
+    positions: object  # engine.positions.Positions: places a node only when it is reported
     suppressions: Suppressions
     selection: Selection
     emit: NameEmitter
@@ -36,13 +36,6 @@ class Context:
     memo: dict = field(default_factory=dict)  # per-module analyses that rules share, built on first use
     text: str = ""  # the module's source, for cheap text checks before an analysis
     tree: object = None  # the same source parsed by `ast`: fast to walk for whole-module facts
-    _positions: Optional[dict] = None
-
-    @property
-    def positions(self) -> dict:
-        if self._positions is None:
-            self._positions = self.position_source()
-        return self._positions
     _facts: Optional[Facts] = None
 
     @property
@@ -77,9 +70,8 @@ class Context:
         info = self.infos.get(code)
         if not self.selection.enabled(code):
             return False
-        pos = self.positions.get(node)
-        line, col = (pos.start.line, pos.start.column + 1) if pos else (1, 1)
-        last = pos.end.line if pos else line
+        place = self.positions.place(node)
+        line, col, last = (place.line, place.col, place.end_line) if place else (1, 1, 1)
         if self.suppressions.covers(code, line, last):
             return False
         fixable = info.fixable if fixable is None and info else bool(fixable)

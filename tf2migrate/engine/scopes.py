@@ -1,5 +1,11 @@
-"""Names bound locally in a function, so a parameter or variable that shadows an import is left alone."""
+"""Names bound locally in a function, so a parameter or variable that shadows an import is left alone.
+
+They are read from Python's `ast` (fast) and matched to LibCST's function nodes by source order and
+name; a LibCST visit of the body is the fallback.
+"""
 from __future__ import annotations
+
+import ast
 
 import libcst as cst
 
@@ -87,3 +93,58 @@ class LazyLocals:
         if self.names is None:
             self.names = function_locals(self.node)
         return name in self.names
+
+
+def _ast_targets(node, names: set) -> None:
+    if isinstance(node, ast.Name):
+        names.add(node.id)
+    elif isinstance(node, (ast.Tuple, ast.List)):
+        for el in node.elts:
+            _ast_targets(el, names)
+    elif isinstance(node, ast.Starred):
+        _ast_targets(node.value, names)
+
+
+def ast_function_locals(fn) -> set:
+    """Parameters and names bound in `fn`'s own body (not in nested functions or classes)."""
+    args = fn.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    declared_global: set = set()
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda) or isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Global):
+            declared_global.update(node.names)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                _ast_targets(target, names)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            _ast_targets(node.target, names)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            _ast_targets(node.optional_vars, names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        todo.extend(ast.iter_child_nodes(node))
+    return names - declared_global
+
+
+class FunctionScopes:
+    """Hands out each function's locals in LibCST visit order, from the `ast` tree."""
+
+    def __init__(self, tree) -> None:
+        found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        self.functions = sorted(found, key=lambda n: (n.lineno, n.col_offset))
+        self.index = 0
+
+    def next_for(self, node: cst.FunctionDef):
+        fn = self.functions[self.index] if self.index < len(self.functions) else None
+        self.index += 1
+        if fn is None or fn.name != node.name.value:
+            return LazyLocals(node)  # out of step: ask LibCST
+        return ast_function_locals(fn)

@@ -92,7 +92,10 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         override = None
         if init_values is not None:
             override = os.path.join(workdir, "override.npz")
-            save_values(override, load_user_values(init_values))
+            try:
+                save_values(override, load_user_values(init_values))
+            except (OSError, ValueError) as e:
+                raise VerifyUsageError(f"cannot read the initial values: {e}") from e
         common = dict(workdir=workdir, seed=seed, max_steps=steps, timeout=timeout,
                       on_progress=progress)
         side_o = build_side("original", original, "original", topology, facts_o, api=original_api,

@@ -82,6 +82,8 @@ def _prepare(spec, recorder):
     capture_keras.install(recorder, aligner)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
+    if spec.get("role") == "original":
+        legacy.add_aliases()
     if api == "v1":  # last: the patches above must see the real `tensorflow` module
         legacy.enable()
         recorder.notes.append("legacy mode: tensorflow = tensorflow.compat.v1, v2 behaviour disabled")

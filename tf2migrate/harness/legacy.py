@@ -70,17 +70,28 @@ def enable():
 
     v1 = tf.compat.v1
     v1.disable_v2_behavior()
-    _add_aliases(tf, v1)
+    add_aliases()
     sys.modules["tensorflow"] = v1
     return v1
 
 
-def _add_aliases(tf, v1):
+def add_aliases():
+    """Names removed after they had a direct successor. Also given to TF2-era originals (TF 2.0 to 2.3
+    programs call `strategy.experimental_run_v2`), which must keep eager execution."""
+    import tensorflow as tf
     from tensorflow.python.distribute import distribute_lib
+
+    v1 = tf.compat.v1
 
     for cls in (distribute_lib.StrategyBase, distribute_lib.StrategyV1):
         if not hasattr(cls, "experimental_run_v2"):
             cls.experimental_run_v2 = cls.run
+    reduce = distribute_lib.StrategyBase.reduce
+
+    def reduce_with_tf1_default(self, reduce_op, value, axis=None):  # TF1 defaulted axis to None
+        return reduce(self, reduce_op, value, axis)
+
+    distribute_lib.StrategyBase.reduce = reduce_with_tf1_default
     strategies = types.SimpleNamespace(
         MirroredStrategy=v1.distribute.MirroredStrategy,
         OneDeviceStrategy=v1.distribute.OneDeviceStrategy,

@@ -7,12 +7,13 @@ seed 004's `train_step` calls `loss_function`, which holds the `tf.reduce_mean`.
 """
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
 
 from tf2migrate.engine.facts import is_strategy
-from tf2migrate.engine.imports import dotted
+from tf2migrate.engine.imports import ast_dotted, dotted
 from tf2migrate.rules.custom_loops.loss_sites import LossSites
 
 RUN_METHODS = {"run", "experimental_run_v2", "call_for_each_replica"}
@@ -126,11 +127,32 @@ class _NoLoop:
     regularization: frozenset = frozenset()
 
 
+def _runs_on_a_strategy(ctx) -> bool:
+    """A cheap proof, from the `ast` tree, that some `x.run(f)` is a strategy's (not `sess.run`)."""
+    if ctx.text and not _RUN_CALL.search(ctx.text):
+        return False
+    if ctx.tree is None:
+        return True
+    for node in ast.walk(ctx.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RUN_METHODS:
+            if node.func.attr == "experimental_run_v2":
+                return True
+            receiver = node.func.value
+            if isinstance(receiver, ast.Attribute) and receiver.attr == "extended":
+                receiver = receiver.value
+            if isinstance(receiver, ast.Call):
+                callee = ctx.imports.resolve_dotted(ast_dotted(receiver.func))[1] if ast_dotted(receiver.func) else None
+                if callee and is_strategy(callee):
+                    return True
+            elif any(is_strategy(c) for c in ctx.facts.made_by.get(ast_dotted(receiver), ())):
+                return True
+    return False
+
+
 def loop_facts(ctx) -> LoopFacts:
-    """Computed once per module, on first use; skipped when the text has no `.run(` at all."""
+    """Computed once per module, on first use, and only where a strategy's `run` is called."""
     if "loops" not in ctx.memo:
-        has_run = _RUN_CALL.search(ctx.text) if ctx.text else True
-        ctx.memo["loops"] = LoopFacts(ctx, ctx.module) if has_run else _NoLoop()
+        ctx.memo["loops"] = LoopFacts(ctx, ctx.module) if _runs_on_a_strategy(ctx) else _NoLoop()
     return ctx.memo["loops"]
 
 

@@ -41,6 +41,7 @@ class Program:
     removed: set = field(default_factory=set)  # statement indices that disappear
     runs: dict = field(default_factory=dict)  # statement index -> the original statement with runs in it
     hooks: dict = field(default_factory=dict)  # var -> hook call, for hooks assigned to a name
+    train_calls: int = 0  # estimator.train calls (one in a loop or block counts as several)
     hook_lists: dict = field(default_factory=dict)  # var -> list literal passed as hooks=var
     defs: dict = field(default_factory=dict)  # top-level function and class names -> node
     values: dict = field(default_factory=dict)  # top-level `name = value` (last one wins)

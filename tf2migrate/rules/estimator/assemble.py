@@ -66,8 +66,8 @@ def one_per_line(problems, ctx) -> list:
     seen, out = set(), []
     roots = [p for p in problems if not getattr(p, "cascade", False)]
     for p in roots or problems:
-        pos = ctx.positions.get(p.node)
-        line = pos.start.line if pos else 0
+        place = ctx.positions.place(p.node)
+        line = place.line if place else 0
         if line not in seen:
             seen.add(line)
             out.append(p)

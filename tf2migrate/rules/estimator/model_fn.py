@@ -140,6 +140,9 @@ class _Reader:
         if not (isinstance(func, cst.Attribute) and func.attr.value == "minimize"):
             return False
         held = self.env.get(func.value.value) if isinstance(func.value, cst.Name) else None
+        if isinstance(func.value, cst.Call):  # tf1.train.AdamOptimizer(...).minimize(loss)
+            opt = read_optimizer(func.value, self.ctx)
+            held = ("optimizer", opt) if opt is not None else None
         if held is None or held[0] != "optimizer":
             raise Unreadable(call, "`minimize` on something not built from a TF1 optimizer: convert by hand")
         bound = bind(call, ("loss", "global_step", "var_list", "gate_gradients", "aggregation_method",

@@ -47,8 +47,8 @@ class EstimatorToKeras(Plugin):
     def _allowed(self, node) -> bool:
         """TFM301 is selected and not suppressed on the Estimator line (checked before anything is built)."""
         ctx = self.ctx
-        pos = ctx.positions.get(node)
-        first, last = (pos.start.line, pos.end.line) if pos else (1, 1)
+        place = ctx.positions.place(node)
+        first, last = (place.line, place.end_line) if place else (1, 1)
         return ctx.selection.enabled("TFM301") and not ctx.suppressions.covers("TFM301", first, last)
 
     def _convert(self, prog, original, updated):

@@ -111,8 +111,6 @@ class Runs:
 
     def evaluate(self, input_fn, steps) -> str:
         """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two lines)."""
-        if steps is None and self.repeats(input_fn):
-            steps = "100"  # TF1's EvalSpec/evaluate default for an input that does not end
         ds, prelude = self.dataset(input_fn), ""
         if steps is None and self.w.kind == "parameter-server":
             name = self.w.fresh("eval_dataset")
@@ -154,6 +152,9 @@ class Runs:
         if name == "train":
             if "steps" in bound and "max_steps" in bound:
                 raise Unreadable(call, "train() with both steps and max_steps")
+            if "max_steps" in bound and self.prog.train_calls > 1:
+                raise Unreadable(bound["max_steps"], "max_steps counts from the start of all training, and this "
+                                 "program trains more than once: use steps= (what each fit call runs)")
             self.n_train += 1
             plan = hooks.read_hooks(bound.get("hooks"), self.prog, self.ctx)
             if plan.early is not None:

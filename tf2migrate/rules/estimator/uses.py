@@ -55,6 +55,9 @@ def runs(module, prog, ctx) -> None:
         stmt.visit(finder)
         if finder.runs:
             prog.runs[i] = stmt
+        in_loop = not isinstance(stmt, cst.SimpleStatementLine)
+        prog.train_calls += sum((2 if in_loop else 1) for c in finder.runs
+                                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "train")
         for call in finder.runs:
             for arg in call.args:
                 if (arg.keyword is None or arg.keyword.value == "input_fn") and isinstance(arg.value, cst.Name):

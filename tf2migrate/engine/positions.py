@@ -1,0 +1,65 @@
+"""Where a reported node is, without LibCST's whole-module position pass when possible.
+
+Most findings are calls. Python's `ast` knows every call's place; the k-th call LibCST meets in
+pre-order is the k-th `ast.Call` in source order (outer before inner), so a call is placed by a
+light LibCST visit that only numbers calls. Any other node, or a disagreement between the two
+trees, falls back to `PositionProvider`.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+
+@dataclass(frozen=True)
+class Place:
+    line: int
+    col: int  # 1-based, in characters
+    end_line: int
+
+
+class _Calls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.order: dict = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.order[id(node)] = len(self.order)
+
+
+class Positions:
+    def __init__(self, module: cst.Module, tree, text: str) -> None:
+        self.module, self.tree, self.lines = module, tree, text.splitlines()
+        self._calls = None  # (libcst id -> index, [ast.Call in source order])
+        self._full = None
+
+    def place(self, node: cst.CSTNode):
+        if isinstance(node, cst.Call) and self.tree is not None:
+            found = self._from_ast(node)
+            if found is not None:
+                return found
+        return self._from_libcst(node)
+
+    def _from_ast(self, node: cst.Call):
+        if self._calls is None:
+            visitor = _Calls()
+            self.module.visit(visitor)
+            calls = [n for n in ast.walk(self.tree) if isinstance(n, ast.Call)]
+            calls.sort(key=lambda n: (n.lineno, n.col_offset, -n.end_lineno, -n.end_col_offset))
+            self._calls = (visitor.order, calls) if len(calls) == len(visitor.order) else ({}, [])
+        order, calls = self._calls
+        index = order.get(id(node))
+        if index is None:
+            return None
+        call = calls[index]
+        line = self.lines[call.lineno - 1] if call.lineno <= len(self.lines) else ""
+        col = len(line.encode("utf-8")[: call.col_offset].decode("utf-8", "replace"))
+        return Place(call.lineno, col + 1, call.end_lineno)
+
+    def _from_libcst(self, node: cst.CSTNode):
+        if self._full is None:
+            self._full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        pos = self._full.get(node)
+        return Place(pos.start.line, pos.start.column + 1, pos.end.line) if pos else None

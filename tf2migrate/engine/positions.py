@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from tf2migrate.engine.imports import ast_dotted, dotted
+
 
 @dataclass(frozen=True)
 class Place:
@@ -34,6 +36,11 @@ class Positions:
         self.module, self.tree, self.lines = module, tree, text.splitlines()
         self._calls = None  # (libcst id -> index, [ast.Call in source order])
         self._full = None
+        self._seen: dict = {}  # calls numbered by the main traversal as it meets them
+
+    def note_call(self, node: cst.Call) -> None:
+        """The main traversal numbers calls in pre-order, so most calls need no visit of their own."""
+        self._seen.setdefault(id(node), len(self._seen))
 
     def place(self, node: cst.CSTNode):
         if isinstance(node, cst.Call) and self.tree is not None:
@@ -44,16 +51,24 @@ class Positions:
 
     def _from_ast(self, node: cst.Call):
         if self._calls is None:
-            visitor = _Calls()
-            self.module.visit(visitor)
             calls = [n for n in ast.walk(self.tree) if isinstance(n, ast.Call)]
             calls.sort(key=lambda n: (n.lineno, n.col_offset, -n.end_lineno, -n.end_col_offset))
-            self._calls = (visitor.order, calls) if len(calls) == len(visitor.order) else ({}, [])
+            self._calls = (None, calls)
         order, calls = self._calls
-        index = order.get(id(node))
-        if index is None:
+        index = self._seen.get(id(node))
+        if index is None:  # reported before the traversal met it: number every call once
+            if order is None:
+                visitor = _Calls()
+                self.module.visit(visitor)
+                order = visitor.order if len(visitor.order) == len(calls) else {}
+                self._calls = (order, calls)
+            index = order.get(id(node))
+        if index is None or index >= len(calls):
             return None
         call = calls[index]
+        written, placed = dotted(node.func), ast_dotted(call.func)
+        if written and placed and written != placed:
+            return None  # the two trees disagree: let LibCST place it
         line = self.lines[call.lineno - 1] if call.lineno <= len(self.lines) else ""
         col = len(line.encode("utf-8")[: call.col_offset].decode("utf-8", "replace"))
         return Place(call.lineno, col + 1, call.end_lineno)

@@ -67,6 +67,7 @@ class Traversal(cst.CSTTransformer):
 
     def visit_Call(self, node: cst.Call) -> None:
         self._call_funcs.add(id(node.func))
+        self.ctx.positions.note_call(node)
 
     # dispatch
     def _run(self, hook, original, updated):

@@ -41,7 +41,7 @@ class ReplaceRuns(cst.CSTTransformer):
 
 def optimizers_compat(model, w) -> str:
     opt = getattr(model, "optimizer", None)
-    return compat_class(w.tf("tf"), w.indent) if opt is not None and opt.needs_compat_class else ""
+    return compat_class(w.tf("tf"), w.indent, w.compat_name) if opt is not None and opt.needs_compat_class else ""
 
 
 def render_kept(stmt, prog, ctx):

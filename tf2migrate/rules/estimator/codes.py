@@ -16,7 +16,7 @@ def _info(code, name, summary, message, why, fix="automatic", severity=I, exampl
 
 INFOS = (
     _info("TFM301", "estimator-to-keras", "Estimator + model_fn + train_and_evaluate -> Keras model, compile, fit",
-          "Estimator program converted to a Keras model built in the strategy's scope, compiled and fit",
+          "Estimator program converted to a Keras model compiled and trained with fit/evaluate",
           "tf_upgrade_v2 leaves Estimator, TrainSpec, EvalSpec and train_and_evaluate untouched. The model_fn's "
           "layers become a Keras Sequential model, its loss, optimizer and eval metrics become compile() "
           "arguments, and the specs become fit() and evaluate() with the same step counts and the same input "

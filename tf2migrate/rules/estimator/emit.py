@@ -31,6 +31,7 @@ class Writer:
         self.taken = render.names_in(self.module) | set(self.prog.defs)
         self.model_var = self.fresh("model")
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
+        self.compat_name = self.fresh("RMSpropTF1")
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
 
     def model_fn_name(self) -> str:
@@ -94,7 +95,7 @@ class Writer:
             if plan.schedule is not None:
                 schedule = plan.schedule.render(self.tf, self.text, self.call)
                 lr = "learning_rate"
-            opt = plan.optimizer.render(self.tf, self.text, lr)
+            opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         lines.append(f"{m} = {self.sequential(layer_texts)}")
         if getattr(plan, "schedule", None) is not None:

@@ -39,7 +39,7 @@ TF1_OPTIMIZERS = {
 DEFAULT_LR = {"tf.train.AdamOptimizer": "0.001", "tf.train.AdadeltaOptimizer": "0.001"}
 DROPPED = {"use_locking", "name", "accum_name", "linear_name"}
 
-RMSPROP_TF1 = '''class RMSpropTF1({tf}.keras.optimizers.RMSprop):
+RMSPROP_TF1 = '''class {name}({tf}.keras.optimizers.RMSprop):
 {i}"""RMSprop whose mean-square slot starts at 1.0, as in tf.compat.v1.train.RMSPropOptimizer."""
 
 {i}def add_variable_from_reference(self, model_variable, variable_name, shape=None, initial_value=None):
@@ -61,8 +61,8 @@ class Optimizer:
     def needs_compat_class(self) -> bool:
         return self.keras == "RMSpropTF1"
 
-    def render(self, tf, source, learning_rate: str) -> str:
-        cls = self.keras if self.needs_compat_class else tf("tf.keras.optimizers." + self.keras)
+    def render(self, tf, source, learning_rate: str, compat_name: str = "RMSpropTF1") -> str:
+        cls = compat_name if self.needs_compat_class else tf("tf.keras.optimizers." + self.keras)
         args = [learning_rate] + [f"{k}={v if isinstance(v, str) else source(v)}" for k, v in self.keywords.items()]
         return f"{cls}({', '.join(args)})"
 
@@ -88,5 +88,5 @@ def read_optimizer(call: cst.Call, ctx):
     return Optimizer(canonical, keras, lr, keywords, call)
 
 
-def compat_class(tf_alias: str, indent: str) -> str:
-    return RMSPROP_TF1.format(tf=tf_alias, i=indent)
+def compat_class(tf_alias: str, indent: str, name: str = "RMSpropTF1") -> str:
+    return RMSPROP_TF1.format(tf=tf_alias, i=indent, name=name)

@@ -77,6 +77,7 @@ def layer_class(shim: ShimPlan, w) -> str:
     fn = w.updated_model_fn
     kept = cst.Module(body=[fn.body.body[k] for k in shim.statements], default_indent=i).code
     inner = "".join(f"{i}{i}{line}\n" if line.strip() else "\n" for line in kept.rstrip("\n").split("\n"))
+    shim.name = w.fresh(shim.name)
     return (f"class {shim.name}({w.tf('tf.keras.layers.Layer')}):\n"
             f'{i}"""The forward pass of `{shim.node.name.value}`, kept as written: Keras tracks its TF1 variables."""\n\n'
             f"{i}@{w.tf('tf.compat.v1.keras.utils.track_tf1_style_variables')}\n"

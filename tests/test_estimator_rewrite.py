@@ -117,3 +117,79 @@ def test_skip_comment_on_the_estimator_line():
     source = SEED.replace("estimator = tf1.estimator.Estimator(model_fn=_model_fn)",
                           "estimator = tf1.estimator.Estimator(model_fn=_model_fn)  # tf2migrate: skip[TFM301]")
     assert rewrite_text(source, "seed.py").code == source
+
+
+HEAD = "import tensorflow.compat.v1 as tf1\n\n\n"
+MODEL_FN = '''def model_fn(features, labels, mode):
+    logits = tf1.layers.dense(features, 1)
+    loss = tf1.losses.mean_squared_error(labels, logits)
+    train_op = tf1.train.AdamOptimizer().minimize(loss, global_step=tf1.train.get_global_step())
+    return tf1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+'''
+
+
+def test_training_in_a_loop_keeps_the_loop_and_the_optimizer_numbers():
+    source = HEAD + MODEL_FN + '''est = tf1.estimator.Estimator(model_fn)
+for epoch in range(3):
+    est.train(input_fn, steps=10)
+    print(est.evaluate(eval_fn))
+'''
+    result = rewrite_text(source, "loop.py")
+    assert "optimizer = tf.keras.optimizers.Adam(0.001, epsilon=1e-8)" in result.code
+    assert ("for epoch in range(3):\n    model.fit(input_fn(), steps_per_epoch=10)\n"
+            "    print(model.evaluate(eval_fn(), return_dict=True))\n") in result.code
+    assert rewrite_text(result.code, "again.py").code == result.code
+
+
+def test_max_steps_in_a_loop_blocks():
+    source = HEAD + MODEL_FN + '''est = tf1.estimator.Estimator(model_fn)
+for epoch in range(3):
+    est.train(input_fn, max_steps=10)
+'''
+    result = rewrite_text(source, "loop.py")
+    assert result.code == source
+    assert [(d.line, d.code) for d in result.diagnostics] == [(15, "TFM302")]
+
+
+def test_cond_on_the_mode_blocks():
+    source = HEAD + MODEL_FN.replace("    logits = tf1.layers.dense(features, 1)\n", (
+        "    x = tf1.cond(tf1.equal(mode, 'train'), lambda: features * 2, lambda: features)\n"
+        "    logits = tf1.layers.dense(x, 1)\n")) + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "cond.py")
+    assert result.code == source
+    assert [(d.line, d.code) for d in result.diagnostics] == [(5, "TFM302")]
+    assert "tf.cond" in result.diagnostics[0].message
+
+
+def test_canned_linear_classifier_states_tf1_defaults():
+    source = HEAD + '''cols = [tf1.feature_column.numeric_column("a"), tf1.feature_column.numeric_column("b")]
+est = tf1.estimator.LinearClassifier(feature_columns=cols, n_classes=3)
+est.train(input_fn=lambda: make_input(True), steps=20)
+'''
+    result = rewrite_text(source, "linear.py")
+    assert 'tf.keras.layers.Dense(3, kernel_initializer="zeros")' in result.code
+    assert "tf.keras.optimizers.Ftrl(0.2, initial_accumulator_value=0.1)" in result.code
+    assert 'SparseCategoricalCrossentropy(from_logits=True, reduction="sum")' in result.code
+    assert "model.fit(make_input(True), steps_per_epoch=20)" in result.code
+
+
+def test_canned_estimator_argument_without_equivalent_blocks():
+    source = HEAD + '''cols = [tf1.feature_column.numeric_column("a")]
+est = tf1.estimator.DNNClassifier(hidden_units=[4], feature_columns=cols, optimizer="Adam")
+est.train(input_fn=input_fn, steps=20)
+'''
+    result = rewrite_text(source, "dnn.py")
+    assert result.code == source
+    assert [d.code for d in result.diagnostics] == ["TFM302"]
+
+
+def test_generated_names_do_not_collide_with_the_users():
+    source = HEAD + "RMSpropTF1 = 1\nmodel = 2\n\n\n" + MODEL_FN.replace(
+        "tf1.train.AdamOptimizer()", "tf1.train.RMSPropOptimizer(0.1)") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "names.py")
+    assert "class RMSpropTF1_2(tf.keras.optimizers.RMSprop):" in result.code
+    assert "model_2 = build_model()" in result.code
+    compile(result.code, "names.py", "exec")

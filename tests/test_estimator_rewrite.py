@@ -5,6 +5,8 @@ Each `fixtures/programs/est_*/migrated.py` is the reviewed output of `tf2migrate
 """
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from tf2migrate.engine.api import Selection, rewrite_text
@@ -18,15 +20,22 @@ def test_there_are_enough_program_pairs():
     assert len(PAIRS) >= 12
 
 
+def _selection(folder) -> Selection:
+    """The rewrite options of a pair: `rewrite.toml` (e.g. `strategy = "multi-worker"`), else the defaults."""
+    options = folder / "rewrite.toml"
+    return Selection(**tomllib.loads(options.read_text(encoding="utf-8"))) if options.exists() else Selection()
+
+
 @pytest.mark.parametrize("folder", PAIRS, ids=lambda p: p.name)
 def test_program_pair_is_the_rewrite(folder):
     source = (folder / "original.py").read_text(encoding="utf-8")
     expected = (folder / "migrated.py").read_text(encoding="utf-8")
-    result = rewrite_text(source, str(folder / "original.py"))
+    result = rewrite_text(source, str(folder / "original.py"), _selection(folder))
     assert result.code == expected
     compile(result.code, str(folder / "migrated.py"), "exec")
     assert "TFM301" in {d.code for d in result.diagnostics}
-    assert rewrite_text(result.code, "again.py").code == result.code, "second rewrite is not a no-op"
+    again = rewrite_text(result.code, "again.py", _selection(folder)).code
+    assert again == result.code, "second rewrite is not a no-op"
 
 
 BLOCKED = '''import tensorflow.compat.v1 as tf1
@@ -102,7 +111,10 @@ def test_parameter_server_chief_coordinates_and_tasks_serve():
     result = rewrite_text(SEED, "seed.py", Selection(strategy="parameter-server"))
     assert 'if cluster_resolver.task_type in ("worker", "ps"):' in result.code
     assert "server.join()" in result.code
-    assert "model.fit(train_dataset, steps_per_epoch=len(train_dataset))" in result.code
+    # every TF1 training task read the whole input once: as many passes as TF2 has workers
+    assert ('    train_dataset.repeat(),\n'
+            '    steps_per_epoch=len(train_dataset) * cluster_resolver.cluster_spec().num_tasks("worker"),\n') in result.code
+    assert "model.evaluate(eval_dataset, steps=len(eval_dataset), return_dict=True)" in result.code
     assert "TFM310" in {d.code for d in result.diagnostics}
 
 
@@ -150,7 +162,7 @@ for epoch in range(3):
 '''
     result = rewrite_text(source, "loop.py")
     assert result.code == source
-    assert [(d.line, d.code) for d in result.diagnostics] == [(15, "TFM302")]
+    assert [(d.line, d.code) for d in result.diagnostics] == [(13, "TFM302")]
 
 
 def test_cond_on_the_mode_blocks():
@@ -193,3 +205,27 @@ def test_generated_names_do_not_collide_with_the_users():
     assert "class RMSpropTF1_2(tf.keras.optimizers.RMSprop):" in result.code
     assert "model_2 = build_model()" in result.code
     compile(result.code, "names.py", "exec")
+
+
+def test_estimator_inside_main_is_reported_not_converted():
+    source = HEAD + MODEL_FN + '''def main():
+    est = tf1.estimator.Estimator(model_fn=model_fn)
+    est.train(input_fn, steps=1)
+
+
+main()
+'''
+    result = rewrite_text(source, "main.py")
+    assert result.code == source
+    assert [(d.line, d.code) for d in result.diagnostics] == [(12, "TFM302")]
+
+
+def test_a_second_estimator_blocks():
+    source = HEAD + MODEL_FN + '''est = tf1.estimator.Estimator(model_fn=model_fn)
+other = tf1.estimator.Estimator(model_fn=model_fn)
+est.train(input_fn, steps=1)
+other.train(input_fn, steps=1)
+'''
+    result = rewrite_text(source, "two.py")
+    assert result.code == source
+    assert 12 in [d.line for d in result.diagnostics if d.code == "TFM302"]

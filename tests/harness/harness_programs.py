@@ -131,3 +131,80 @@ model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 model.compile(tf.keras.optimizers.SGD(0.05), tf.keras.losses.MeanSquaredError(reduction="{reduction}"))
 model.fit(dataset, verbose=0)
 '''
+
+TF1_SHUFFLE_DROPOUT = '''
+import tensorflow.compat.v1 as tf1
+
+features = [[0.1 * i, 0.2 * i - 0.5] for i in range(8)]
+labels = [[0.05 * i] for i in range(8)]
+
+
+def input_fn():
+    return tf1.data.Dataset.from_tensor_slices((features, labels)).shuffle(8).batch(2)
+
+
+def model_fn(features, labels, mode):
+    hidden = tf1.layers.dense(features, 4, activation=tf1.nn.relu)
+    hidden = tf1.layers.dropout(hidden, 0.5, training=mode == tf1.estimator.ModeKeys.TRAIN)
+    logits = tf1.layers.dense(hidden, 1)
+    loss = tf1.losses.mean_squared_error(labels, logits)
+    train_op = tf1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf1.train.get_global_step())
+    return tf1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+tf1.estimator.Estimator(model_fn).train(input_fn)
+'''
+
+KERAS_SHUFFLE_DROPOUT = '''
+import tensorflow as tf
+
+features = [[0.1 * i, 0.2 * i - 0.5] for i in range(8)]
+labels = [[0.05 * i] for i in range(8)]
+
+dataset = tf.data.Dataset.from_tensor_slices((features, labels)).shuffle(8).batch(2)
+model = tf.keras.Sequential([tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dropout(0.5),
+                             tf.keras.layers.Dense(1)])
+model.compile(tf.keras.optimizers.SGD(0.1), "mse")
+model.fit(dataset, verbose=0)
+'''
+
+PSS_CUSTOM_LOOP = '''import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(32, 4)).astype("float32")
+Y = (X @ rng.normal(size=(4, 1)) + 0.1).astype("float32")
+
+resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)
+coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+with strategy.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(1)])
+    model.build((None, 4))
+    optimizer = tf.keras.optimizers.Adam(0.01, epsilon=1e-8)
+
+
+def dataset_fn():
+    return tf.data.Dataset.from_tensors((X, Y)).repeat()
+
+
+per_worker = coordinator.create_per_worker_dataset(dataset_fn)
+iterator = iter(per_worker)
+
+
+@tf.function
+def train_step(iterator):
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(y - model(x, training=True)))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    x, y = next(iterator)
+    return strategy.run(step, args=(x, y))
+
+
+for _ in range({steps}):
+    coordinator.schedule(train_step, args=(iterator,))
+    coordinator.join()
+'''

@@ -71,3 +71,24 @@ def test_canned_estimator_against_keras(verify, tmp_path):
     # the usual slip: Keras' default mean over the batch halves every loss of a batch of 2
     mean = verify(original, write(tmp_path, "keras_mean.py", KERAS_LINEAR_SUM.format(reduction="sum_over_batch_size")))
     assert mean.verdict == "DIVERGED" and mean.first_diverged_step == 1
+
+
+def test_shuffle_and_dropout_are_made_deterministic_on_both_sides(verify, tmp_path):
+    from harness_programs import KERAS_SHUFFLE_DROPOUT, TF1_SHUFFLE_DROPOUT
+
+    # graph-mode and eager shuffles and dropout masks never agree; with them neutralised, the math does
+    result = verify(write(tmp_path, "tf1.py", TF1_SHUFFLE_DROPOUT), write(tmp_path, "tf2.py", KERAS_SHUFFLE_DROPOUT))
+    assert len(result.original.losses) == 4
+    assert "Dataset.shuffle made the identity; dropout disabled" in result.original.notes[0]
+    assert result.verdict == "EQUIVALENT", result.reason
+
+
+def test_custom_loop_under_parameter_server_strategy(verify, tmp_path):
+    from harness_programs import PSS_CUSTOM_LOOP
+
+    # the program builds its own PSS + ClusterCoordinator; the harness provides the servers and TF_CONFIG
+    result = verify(tf1_mlp(tmp_path, 12), write(tmp_path, "pss.py", PSS_CUSTOM_LOOP.format(steps=12)),
+                    cluster="ps:1,1")
+    assert result.migrated.capture == ["tape"] and len(result.migrated.losses) == 12
+    assert len(result.migrated.aligned) == 4
+    assert result.verdict == "EQUIVALENT", result.reason

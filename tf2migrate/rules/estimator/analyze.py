@@ -58,18 +58,45 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
     prog = None
     for i, stmt in enumerate(module.body):
         name, value = assignment(stmt)
-        canonical = callee(value, ctx) if value is not None else None
-        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED:
-            prog = Program(i, name, value, {})
-            break
+        if _is_estimator(value, ctx):
+            if prog is None:
+                prog = Program(i, name, value, {})
+            else:
+                prog.blockers.append(Unreadable(value, "a second Estimator in this file: the conversion handles one "
+                                                "Estimator program per file; split the file or convert by hand"))
     if prog is None:
-        return None
+        return _elsewhere(module, ctx)
     try:
         prog.bound = bind(prog.call, canned.CANNED.get(callee(prog.call, ctx), ESTIMATOR_PARAMS), "Estimator")
     except Unreadable as problem:
         prog.blockers.append(problem)
         return prog
     _read_module(module, prog, ctx)
+    return prog
+
+
+def _is_estimator(value, ctx) -> bool:
+    canonical = callee(value, ctx) if value is not None else None
+    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED
+
+
+def _elsewhere(module, ctx) -> Optional[Program]:
+    """An Estimator built somewhere else than a top-level assignment (in `main()`, say): a program that
+    only blocks, so that it is reported instead of silently left alone."""
+    found = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            if _is_estimator(node, ctx):
+                found.append(node)
+
+    module.visit(_V())
+    if not found:
+        return None
+    prog = Program(-1, "", found[0], {})
+    prog.blockers = [Unreadable(call, "Estimator built inside a function or expression: the conversion handles "
+                                "programs written at the top level of a module; move it there or convert by hand")
+                     for call in found]
     return prog
 
 

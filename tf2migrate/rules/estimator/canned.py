@@ -15,7 +15,6 @@ import libcst as cst
 
 from tf2migrate.rules.estimator.args import Unreadable, literal
 
-COMMON = ("feature_columns", "model_dir", "optimizer", "config", "warm_start_from", "loss_reduction")
 CANNED = {
     "tf.estimator.DNNRegressor": ("hidden_units", "feature_columns", "model_dir", "label_dimension",
                                   "weight_column", "optimizer", "activation_fn", "dropout", "input_layer_partitioner",

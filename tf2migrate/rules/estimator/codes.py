@@ -111,9 +111,29 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
         where = prog.strategy_expr or (prog.cluster[2] if prog.cluster else prog.call)
         notes.append((where, "TFM309", f"the model is built in the scope of a {kind} strategy"))
     if kind == "parameter-server":
-        notes.append((prog.cluster[2] if prog.cluster else prog.call, "TFM310", None))
+        notes.append((prog.cluster[2] if prog.cluster else prog.call, "TFM310", _trainers(prog)))
     if part is not None or getattr(getattr(model, "chain", None), "partitioners", None):
         for node, _ in model.chain.partitioners:
             notes.append((node, "TFM311", None if kind == "parameter-server" else
                           "partitioner dropped: without a parameter server it changes no number"))
     return notes
+
+
+def _trainers(prog):
+    """TFM310's message with the numbers of a TF_CONFIG literal: how many TF1 tasks trained, how many TF2 will."""
+    import libcst as cst
+
+    if not prog.cluster:
+        return None
+    jobs = {}
+    for el in prog.cluster[2].elements:
+        if isinstance(el, cst.DictElement) and isinstance(el.value, cst.Dict):
+            for job in el.value.elements:
+                if isinstance(job, cst.DictElement) and isinstance(job.key, cst.SimpleString) \
+                        and isinstance(job.value, cst.List):
+                    jobs[job.key.evaluated_value] = len(job.value.elements)
+    chief, workers = jobs.get("chief", 0), jobs.get("worker", 0)
+    if chief + workers == 0:
+        return None
+    return (f"TF1 trained on {chief + workers} task(s) (chief and workers); in TF2 the chief only coordinates, so "
+            f"this cluster trains on {workers} worker(s): add {chief} worker(s) to keep {chief + workers} trainers")

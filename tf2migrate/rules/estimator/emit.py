@@ -28,6 +28,7 @@ class Writer:
         self.indent = self.module.default_indent
         self.per_replica_input = False  # set when the TF1 strategy fed each replica its own input batch
         self.strategy_var = None
+        self.resolver_var = "cluster_resolver"
         self.taken = render.names_in(self.module) | set(self.prog.defs)
         self.model_var = self.fresh("model")
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
@@ -101,8 +102,10 @@ class Writer:
         if getattr(plan, "schedule", None) is not None:
             lines.append(schedule)
         lines.append(f"optimizer = {opt}")
-        extra = f", metrics=[{', '.join(metrics)}]" if metrics else ""
-        compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([extra[2:]] if extra else [])
+        metrics_arg = f"metrics=[{', '.join(metrics)}]"
+        if len(metrics_arg) > 88:
+            metrics_arg = "metrics=[\n" + "".join(f"{i}{i}{mt},\n" for mt in metrics) + f"{i}]"
+        compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([metrics_arg] if metrics else [])
         lines.append(self.call(f"{m}.compile", compile_args, 1))
         lines.append(f"return {m}")
         params = "params" if getattr(plan, "uses_params", False) else ""

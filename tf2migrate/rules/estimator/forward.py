@@ -67,7 +67,7 @@ class Chain:
         self.output = loss_output.value
 
     def kind_of(self, expr, ctx):
-        """What a prediction is relative to the model output: output, argmax, sigmoid, or None."""
+        """What a prediction is relative to the model output: output, argmax, sigmoid, rounded_sigmoid, None."""
         if isinstance(expr, cst.Name):
             if expr.value == self.output:
                 return "output"
@@ -76,6 +76,9 @@ class Chain:
                     value = step.stmt.body[0].value
                     return self.kind_of(value, ctx) if isinstance(value, cst.Call) else None
             return None
+        if isinstance(expr, cst.Call) and len(expr.args) == 1 and ctx.resolve(expr.func)[1] == "tf.round" \
+                and self.kind_of(expr.args[0].value, ctx) == "sigmoid":
+            return "rounded_sigmoid"
         if isinstance(expr, cst.Call) and expr.args and self.kind_of(expr.args[0].value, ctx) == "output":
             canonical = ctx.resolve(expr.func)[1]
             if canonical in ("tf.argmax", "tf.math.argmax"):
@@ -129,8 +132,9 @@ def _why(expr, ctx):
     return expr, "not a layer the converter knows: use a Keras layer, or convert the Estimator by hand", True
 
 
-def read_assign(name, value, stmt, plan, ctx) -> None:
-    """Record `name = value`; raises Unreadable (and taints `name`) when it does not convert."""
+def read_assign(name, value, stmt, plan, ctx, layers=True) -> None:
+    """Record `name = value` (after the loss only values derived for metrics and predictions, no layers);
+    raises Unreadable (and taints `name`) when it does not convert."""
     chain = plan.chain
     if _names(value) & chain.tainted:
         chain.tainted.add(name)
@@ -138,14 +142,16 @@ def read_assign(name, value, stmt, plan, ctx) -> None:
         problem.shimmable, problem.cascade = True, True
         raise problem
     try:
-        _read_assign(name, value, stmt, chain, ctx)
+        _read_assign(name, value, stmt, chain, ctx, layers)
     except Unreadable:
         chain.tainted.add(name)
         raise
 
 
-def _read_assign(name, value, stmt, chain, ctx) -> None:
+def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
     layer = read_layer(value, ctx) if isinstance(value, cst.Call) else None
+    if layer is not None and not layers:
+        raise Unreadable(stmt, "a layer after the loss: convert the Estimator by hand")
     if layer is not None:
         if not (isinstance(layer.input, cst.Name) and layer.input.value == chain.end()):
             what = cst.Module([]).code_for_node(layer.input)

@@ -101,8 +101,3 @@ def custom_hook_message(cls) -> str:
     return (f"custom SessionRunHook `{cls.name.value}`: rewrite it as a tf.keras.callbacks.Callback "
             f"({mapped or 'begin -> on_train_begin, after_run -> on_train_batch_end'}); graph tensors it reads "
             "are not available in Keras")
-
-
-def logging_callback(tf, every: str, indent: str) -> str:
-    return (f"{tf('tf.keras.callbacks.LambdaCallback')}(\n{indent}on_train_batch_end=lambda batch, logs: "
-            f"print(batch, logs) if batch % {every} == 0 else None)")

@@ -41,7 +41,6 @@ BY_HAND = {  # tf.nn.*_with_logits inside tf.reduce_mean
     "tf.nn.sigmoid_cross_entropy_with_logits": "BinaryCrossentropy",
 }
 HAND_PARAMS = ("_sentinel", "labels", "logits", "dim", "name", "axis")
-IGNORED = ("scope", "loss_collection")
 
 
 @dataclass

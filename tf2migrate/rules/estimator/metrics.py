@@ -38,7 +38,7 @@ class Metric:
 
 def read_metric(key, call: cst.Call, ctx, source, output_kind):
     """The Keras metric for `key: call`; `output_kind(expr)` says what a prediction is: 'output',
-    'argmax' (of the output, last axis), 'sigmoid' (of the output), 'loss', or None (unknown)."""
+    'argmax' (of the output, last axis), 'sigmoid' (of the output), 'rounded_sigmoid', 'loss', or None."""
     if not isinstance(call, cst.Call):
         raise Unreadable(call, "eval metric that is not a `tf1.metrics.*` call: convert it by hand")
     _, canonical = ctx.resolve(call.func)
@@ -57,8 +57,16 @@ def read_metric(key, call: cst.Call, ctx, source, output_kind):
         raise Unreadable(call, "eval metric on something else than `labels`: convert it by hand")
     kind = output_kind(bound.get("predictions"))
     keywords = {k: source(bound[k]) for k in ("num_thresholds", "curve", "summation_method") if k in bound}
+    if kind == "output" and short in ("precision", "recall"):
+        raise Unreadable(call, f"`tf1.metrics.{short}` counts every nonzero prediction as positive and Keras "
+                         "thresholds at 0.5: pass predictions=tf.round(tf.sigmoid(logits)) or convert by hand")
     if kind == "output":
         return Metric(key, ON_OUTPUT[short], keywords, call)
+    if kind == "rounded_sigmoid" and short in ("precision", "recall", "accuracy"):
+        # round(sigmoid(z)) == 1 exactly when z > 0: the Keras metric thresholds the logits at 0
+        if short == "accuracy":
+            return Metric(key, "BinaryAccuracy", {**keywords, "threshold": "0.0"}, call)
+        return Metric(key, ON_OUTPUT[short], {**keywords, "thresholds": "0.0"}, call)
     if kind == "argmax" and short == "accuracy":
         return Metric(key, "SparseCategoricalAccuracy", keywords, call)
     if kind == "sigmoid" and short == "auc":

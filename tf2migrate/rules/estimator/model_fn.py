@@ -131,9 +131,7 @@ class _Reader:
         if isinstance(value, cst.Dict) and plan.loss is not None:
             self.env[name] = ("metrics", value)
             return
-        if plan.loss is not None:
-            raise Unreadable(stmt, "statement after the loss not understood: convert the Estimator by hand")
-        forward.read_assign(name, value, stmt, plan, ctx)
+        forward.read_assign(name, value, stmt, plan, ctx, layers=plan.loss is None)
 
     def minimize(self, name, call) -> bool:
         func = call.func

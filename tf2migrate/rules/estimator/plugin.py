@@ -71,6 +71,7 @@ class EstimatorToKeras(Plugin):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
         w.strategy_var = prog.strategy_var or w.fresh("strategy")
+        w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
         if prog.model_fn_index is not None:
             w.updated_model_fn = updated.body[prog.model_fn_index]
@@ -128,7 +129,7 @@ class EstimatorToKeras(Plugin):
         seed = prog.config.get("tf_random_seed")
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
-        lines += strategy.statements(kind, var, prog, ctx, w.tf, i, part_text, w.call, w.text)
+        lines += strategy.statements(kind, var, prog, ctx, w, part_text)
         params = prog.bound.get("params")
         make = f"{w.model_var} = {w.build_name}({w.text(params) if params is not None else ''})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)

@@ -78,9 +78,12 @@ class Runs:
             self.patience = -(-without // k) if isinstance(without, int) else 1
             epochs, steps = n // k, every
         if steps is None and self.w.kind == "parameter-server":
+            # Every TF1 training task (chief and workers) read the whole input once; the TF2 workers are
+            # those tasks. The coordinator hands steps to any worker, so no worker may run out of input.
             name = self.w.fresh("train_dataset")
             lines.append(f"{name} = {ds}")
-            ds, steps = name, f"len({name})"
+            workers = f'{self.w.resolver_var}.cluster_spec().num_tasks("worker")'
+            ds, steps = f"{name}.repeat()", f"len({name}) * {workers}"
         if self.w.per_replica_input:  # TF1 gave every replica its own batch: a step takes one per replica
             var = self.w.strategy_var
             if steps is None:

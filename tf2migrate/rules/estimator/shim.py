@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.rules.estimator.render import names_in
+from tf2migrate.rules.estimator.spec import is_docstring
 
 
 @dataclass
@@ -32,13 +33,10 @@ def plan(model, ctx):
         return None
     body = model.node.body.body
     stmts = [body[i] for i in model.forward_indices if i < len(body)]
-    stmts = [s for s in stmts if not _docstring(s)]
+    stmts = [s for s in stmts if not is_docstring(s)]
     bound = set()
     for s in stmts:
-        used = set()
-        for node in _exprs(s):
-            used |= names_in(node)
-        if used & {"labels", "mode", "params"}:
+        if names_in(s) & {"labels", "mode", "params"}:
             return None
         bound |= _targets(s)
     if model.loss.output.value not in bound:
@@ -46,17 +44,8 @@ def plan(model, ctx):
     base = model.node.name.value
     camel = "".join(p.capitalize() for p in base.split("_") if p)
     name = ("_" if base.startswith("_") else "") + camel + "Layer"
-    return ShimPlan(name, [i for i in model.forward_indices if not _docstring(body[i])], model.loss.output.value,
+    return ShimPlan(name, [i for i in model.forward_indices if not is_docstring(body[i])], model.loss.output.value,
                     model.node)
-
-
-def _docstring(s) -> bool:
-    return (isinstance(s, cst.SimpleStatementLine) and isinstance(s.body[0], cst.Expr)
-            and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
-
-
-def _exprs(stmt):
-    yield stmt
 
 
 def _targets(stmt) -> set:

@@ -103,27 +103,26 @@ def _arg_source(arg: cst.Arg, text) -> str:
     return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
 
 
-def statements(kind, var, prog, ctx, tf, indent, part_text, call, text) -> list:
+def statements(kind, var, prog, ctx, w, part_text) -> list:
     """Source lines that create `var` for `kind` (empty for none)."""
+    tf, i, r = w.tf, w.indent, w.resolver_var
     if kind == "none":
         return []
     if kind == "mirrored":
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
                 and expr.args)
-        args = [_arg_source(a, text) for a in expr.args] if keep else []
-        return [call(f"{var} = {tf('tf.distribute.MirroredStrategy')}", args)]
+        args = [_arg_source(a, w.text) for a in expr.args] if keep else []
+        return [w.call(f"{var} = {tf('tf.distribute.MirroredStrategy')}", args)]
     if kind == "multi-worker":
         return [f"{var} = {tf('tf.distribute.MultiWorkerMirroredStrategy')}()"]
-    i = indent
-    extra = f", variable_partitioner={part_text}" if part_text else ""
     return [
-        f"cluster_resolver = {tf('tf.distribute.cluster_resolver.TFConfigClusterResolver')}()",
-        f'if cluster_resolver.task_type in ("worker", "ps"):\n'
+        f"{r} = {tf('tf.distribute.cluster_resolver.TFConfigClusterResolver')}()",
+        f'if {r}.task_type in ("worker", "ps"):\n'
         f"{i}# In TF1 these tasks ran train_and_evaluate themselves; in TF2 they serve the coordinator.\n"
-        f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}cluster_resolver.cluster_spec(),\n"
-        f"{i}{i}job_name=cluster_resolver.task_type,\n{i}{i}task_index=cluster_resolver.task_id,\n"
-        f'{i}{i}protocol=cluster_resolver.rpc_layer or "grpc",\n{i})\n{i}server.join()',
-        call(f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}",
-             ["cluster_resolver"] + ([extra[2:]] if extra else [])),
+        f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}{r}.cluster_spec(),\n"
+        f"{i}{i}job_name={r}.task_type,\n{i}{i}task_index={r}.task_id,\n"
+        f'{i}{i}protocol={r}.rpc_layer or "grpc",\n{i})\n{i}server.join()',
+        w.call(f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}",
+               [r] + ([f"variable_partitioner={part_text}"] if part_text else [])),
     ]

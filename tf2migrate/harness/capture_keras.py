@@ -9,6 +9,7 @@ are already scaled by 1/replicas). Under PSS the logs are RemoteValues, fetched 
 import inspect
 import threading
 
+from tf2migrate.harness.capture_dtensor import DTensorLosses, is_dtensor_step
 from tf2migrate.harness.recorder import StepCapReached, clean_name
 
 LOSS_KEY = "_tf2migrate_step_loss"
@@ -20,9 +21,26 @@ def install(recorder, aligner):
     from keras.src.engine import base_layer, training
 
     _wrap_add_weight(base_layer.Layer, recorder, aligner, tf)
+    _wrap_shim_variables(recorder, aligner, tf)
     _wrap_train_step(training.Model, tf)
     _wrap_fit(training.Model, recorder, tf)
     _wrap_tape(recorder, tf)
+
+
+def _constant_initializer(value, tf):
+    """An initializer giving the original's step-0 value. Keras' DTensor layers pass a `layout`:
+    the value is then placed on the mesh replicated and laid out as asked (seed 003)."""
+
+    def initializer(shape=None, dtype=None, layout=None, **kw):
+        constant = tf.constant(value, dtype=dtype or value.dtype)
+        if layout is None:
+            return constant
+        from tensorflow.experimental import dtensor
+
+        replicated = dtensor.Layout.replicated(layout.mesh, rank=len(value.shape))
+        return dtensor.relayout(dtensor.copy_to_mesh(constant, replicated), layout)
+
+    return initializer
 
 
 def _wrap_add_weight(Layer, recorder, aligner, tf):
@@ -39,7 +57,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         shape = tuple(tf.TensorShape(a.get("shape") or ()).as_list())
         value = aligner.take(wanted, shape) if aligner else None
         if value is not None:
-            a["initializer"] = lambda shape=None, dtype=None, **kw: tf.constant(value, dtype=dtype or value.dtype)
+            a["initializer"] = _constant_initializer(value, tf)
         var = original(*bound.args, **bound.kwargs)
         name = clean_name(var.name)
         recorder.add_variable(name, shape)
@@ -53,6 +71,31 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         return var
 
     Layer.add_weight = add_weight
+
+
+def _wrap_shim_variables(recorder, aligner, tf):
+    """`tf1.get_variable` inside a layer decorated with `track_tf1_style_variables` (TF's model-mapping shim)
+    bypasses `add_weight`: its variable store is wrapped the same way."""
+    from keras.src.legacy_tf_layers import variable_scope_shim
+
+    store = variable_scope_shim._EagerVariableStore
+    original = store._get_single_variable
+
+    def _get_single_variable(self, name, shape=None, dtype=tf.float32, initializer=None, *args, **kwargs):
+        trainable = kwargs.get("trainable", None) is not False
+        value = None
+        if trainable and shape is not None and aligner:
+            value = aligner.take(name, tuple(tf.TensorShape(shape).as_list()))
+        if value is not None:
+            initializer = _constant_initializer(value, tf)
+        var = original(self, name, shape, dtype, initializer, *args, **kwargs)
+        if trainable and var.trainable:
+            cleaned = clean_name(var.name)
+            recorder.add_variable(cleaned, var.shape.as_list())
+            (recorder.aligned if value is not None else recorder.unaligned).append(cleaned)
+        return var
+
+    store._get_single_variable = _get_single_variable
 
 
 def _wrap_train_step(Model, tf):
@@ -129,6 +172,7 @@ def _wrap_tape(recorder, tf):
     """Custom loops: a scalar gradient target is the step's loss (summed over in-sync replicas)."""
     original = tf.GradientTape.gradient
     buffer = []
+    dtensor_losses = None
 
     def record(value, replicas):
         buffer.append(float(value))
@@ -142,7 +186,11 @@ def _wrap_tape(recorder, tf):
             if getattr(_tls, "loss", None) is None and _is_scalar(target):
                 _tls.loss = target
             return original(self, target, sources, *args, **kwargs)
-        if _is_scalar(target):
+        if _is_scalar(target) and is_dtensor_step(sources):
+            nonlocal dtensor_losses
+            dtensor_losses = dtensor_losses or DTensorLosses(recorder)
+            dtensor_losses.record(target, sources)
+        elif _is_scalar(target):
             if recorder.cap_reached() and tf.executing_eagerly():
                 raise StepCapReached()
             ctx = tf.distribute.get_replica_context()

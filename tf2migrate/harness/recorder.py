@@ -35,6 +35,7 @@ class Recorder:
         self.lock = threading.Lock()
         self.started = time.time()
         self._init_dumped = False
+        self.finalizers = []        # run before the results are written (e.g. reading DTensor buffers)
 
     # ---- steps -------------------------------------------------------------------------------
     def add_loss(self, value, kind):
@@ -73,6 +74,11 @@ class Recorder:
 
     # ---- results -----------------------------------------------------------------------------
     def write(self, status, error=None):
+        for finalize in self.finalizers:
+            try:
+                finalize()
+            except Exception as exc:  # noqa: BLE001 - the run's own status matters more
+                self.notes.append(f"could not read captured values at exit: {exc}")
         out = {
             "status": status,
             "error": error,

@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from tf2migrate.harness import compare, topology as topo_lib
+from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
 from tf2migrate.harness.runner import run_sides
@@ -140,6 +141,9 @@ def _judge(result):
         v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
                                 result.rtol, result.atol)
     result.verdict, result.reason = v.verdict, v.reason
+    if v.verdict == compare.DIVERGED and result.mode == "exact":
+        hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
+        result.reason = f"{v.reason}; {hint}" if hint else v.reason
     result.first_diverged_step, result.details = v.first_diverged_step, v.details
     result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result

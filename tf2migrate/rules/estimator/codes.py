@@ -1,14 +1,17 @@
 """The TFM3xx codes: what each says, why, and a before/after example (`tf2migrate explain TFM3xx`)."""
 from __future__ import annotations
 
+import libcst as cst
+
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import canned, examples
+from tf2migrate.rules.estimator.strategy import CONFIG_DROPPED
 
-I = Severity.INFO
+INFO = Severity.INFO
 
 
-def _info(code, name, summary, message, why, fix="automatic", severity=I, example=None):
+def _info(code, name, summary, message, why, fix="automatic", severity=INFO, example=None):
     before, after = examples.PAIRS.get(example or code, ("", ""))
     return RuleInfo(code=code, name=name, summary=summary, message=message, severity=severity, fix=fix,
                     why=why, before=before, after=after)
@@ -112,6 +115,14 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
         notes.append((where, "TFM309", f"the model is built in the scope of a {kind} strategy"))
     if kind == "parameter-server":
         notes.append((prog.cluster[2] if prog.cluster else prog.call, "TFM310", _trainers(prog)))
+    for key, value in prog.config.items():
+        if key in CONFIG_DROPPED:
+            notes.append((value, "TFM315", f"RunConfig({key}=...) has no Keras equivalent here and was dropped"))
+    for canonical, bound, _ in prog.specs.values():
+        for key in ("name", "throttle_secs", "start_delay_secs"):
+            if key in bound:
+                notes.append((bound[key], "TFM301", f"EvalSpec({key}=...) dropped: Keras evaluates after fit "
+                              "(or at every epoch end with validation_data)"))
     if part is not None or getattr(getattr(model, "chain", None), "partitioners", None):
         for node, _ in model.chain.partitioners:
             notes.append((node, "TFM311", None if kind == "parameter-server" else
@@ -121,8 +132,6 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
 
 def _trainers(prog):
     """TFM310's message with the numbers of a TF_CONFIG literal: how many TF1 tasks trained, how many TF2 will."""
-    import libcst as cst
-
     if not prog.cluster:
         return None
     jobs = {}

@@ -59,7 +59,7 @@ def test_statistical_mode_catches_a_wrong_learning_rate(verify, tmp_path):
     with open(wrong, "w") as f:
         f.write(text)
     result = verify(tf1_mlp(tmp_path, 30), wrong, cluster="ps:3,2")
-    assert result.verdict == "DIVERGED" and "final loss" in result.reason
+    assert result.verdict == "DIVERGED" and "final loss" in result.reason, result.reason
 
 
 def test_multi_worker_two_processes_is_equivalent(verify, tmp_path):

@@ -10,6 +10,8 @@ import json
 import os
 import time
 
+from tf2migrate.harness.partitions import merge_shapes, merge_values
+
 
 def save_values(path, named_values):
     """Write [(name, array)] so that `Aligner.wait_for` can read it; atomic, as a child may be polling."""
@@ -57,7 +59,8 @@ class Aligner:
         with open(path + ".names.json") as f:
             names = json.load(f)
         data = np.load(path)
-        return cls(names, [data[f"v{i}"] for i in range(len(names))])
+        merged = merge_values([(n, data[f"v{i}"]) for i, n in enumerate(names)])
+        return cls([n for n, _ in merged], [v for _, v in merged])
 
     def take(self, wanted, shape):
         shape = tuple(shape)
@@ -71,6 +74,7 @@ class Aligner:
 
 def compare_variables(original, migrated):
     """Return (ok, message). `original`/`migrated`: [{"name", "shape"}] in creation order."""
+    original, migrated = merge_shapes(original), merge_shapes(migrated)
     o_names = {v["name"]: tuple(v["shape"]) for v in original}
     m_names = {v["name"]: tuple(v["shape"]) for v in migrated}
     problems = []

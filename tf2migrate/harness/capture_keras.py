@@ -10,6 +10,7 @@ import inspect
 import threading
 
 from tf2migrate.harness.capture_dtensor import DTensorLosses, is_dtensor_step
+from tf2migrate.harness.partitions import sharded_name
 from tf2migrate.harness.recorder import StepCapReached, clean_name
 
 LOSS_KEY = "_tf2migrate_step_loss"
@@ -31,8 +32,12 @@ def _constant_initializer(value, tf):
     """An initializer giving the original's step-0 value. Keras' DTensor layers pass a `layout`:
     the value is then placed on the mesh replicated and laid out as asked (seed 003)."""
 
-    def initializer(shape=None, dtype=None, layout=None, **kw):
-        constant = tf.constant(value, dtype=dtype or value.dtype)
+    def initializer(shape=None, dtype=None, layout=None, shard_info=None, **kw):
+        part = value
+        if shard_info is not None:  # one shard of a variable partitioned by ParameterServerStrategy
+            start = shard_info.offset[0]
+            part = value[start:start + shard_info.shape[0]]
+        constant = tf.constant(part, dtype=dtype or value.dtype)
         if layout is None:
             return constant
         from tensorflow.experimental import dtensor
@@ -59,7 +64,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         if value is not None:
             a["initializer"] = _constant_initializer(value, tf)
         var = original(*bound.args, **bound.kwargs)
-        name = clean_name(var.name)
+        name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
         recorder.add_variable(name, shape)
         (recorder.aligned if value is not None else recorder.unaligned).append(name)
         if recorder.spec.get("init_out"):

@@ -54,12 +54,25 @@ class SourceFacts:
     uses_estimator: bool
 
 
+def _task_guarded(tree):
+    """Calls inside `if <...>.task_type in ("worker", "ps"):`: code that runs only on a cluster's worker and ps
+    tasks (a TF2 ParameterServerStrategy program's servers), not on the coordinator the harness runs."""
+    guarded = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and any(isinstance(n, ast.Attribute) and n.attr == "task_type"
+                                            for n in ast.walk(node.test)):
+            for stmt in node.body:
+                guarded.update(id(n) for n in ast.walk(stmt) if isinstance(n, ast.Call))
+    return guarded
+
+
 def source_facts(source):
     tree = ast.parse(source)
     called = set()
     names = set()
+    guarded = _task_guarded(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and id(node) not in guarded:
             f = node.func
             called.add(f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", ""))
         if isinstance(node, ast.Attribute):

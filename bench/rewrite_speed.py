@@ -127,7 +127,7 @@ def one_file_inputs(tree: Path, workdir: Path) -> dict:
         target = folder / Path(source).name
         target.write_text(text, encoding="utf-8")
         (folder / "pyproject.toml").write_text("")
-        words = sorted(set(pattern.findall(text)))
+        words = sorted({w for groups in pattern.findall(text) for w in groups if w})
         out[label] = (target, source, text.count("\n"), words)
     return out
 

@@ -9,6 +9,7 @@ import ast
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted, dotted
 
 
@@ -17,7 +18,7 @@ class Facts:
 
     def __init__(self, ctx, tree: ast.AST) -> None:
         self.made_by: dict = {}  # dotted target -> set of canonical callee names
-        for node in ast.walk(tree):
+        for node in nodes(tree, ast.Assign, ast.AnnAssign):
             if isinstance(node, ast.Assign):
                 targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign) and node.value is not None:

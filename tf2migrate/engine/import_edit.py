@@ -6,6 +6,8 @@ from collections import Counter
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
+
 from tf2migrate.engine.imports import ImportMap
 
 
@@ -13,9 +15,8 @@ def references(tree: ast.AST) -> Counter:
     """Name uses outside import statements, attribute names and keywords, counted with `ast`
     (a C parser: one LibCST traversal of a large file costs more than parsing it again)."""
     counts: Counter = Counter()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            counts[node.id] += 1
+    for node in nodes(tree, ast.Name):
+        counts[node.id] += 1
     return counts
 
 

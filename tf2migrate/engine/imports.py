@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+
+from tf2migrate.engine.ast_index import nodes
 from typing import Optional
 
 
@@ -74,7 +76,7 @@ class ImportMap:
     def from_ast(cls, tree: ast.AST) -> "ImportMap":
         """Every import in the file (module level or not), read from Python's own fast parser."""
         bindings: dict = {}
-        for node in ast.walk(tree):
+        for node in nodes(tree, ast.Import, ast.ImportFrom):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     local = alias.asname or alias.name.split(".")[0]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted, dotted
 
 
@@ -51,7 +52,7 @@ class Positions:
 
     def _from_ast(self, node: cst.Call):
         if self._calls is None:
-            calls = [n for n in ast.walk(self.tree) if isinstance(n, ast.Call)]
+            calls = list(nodes(self.tree, ast.Call))
             calls.sort(key=lambda n: (n.lineno, n.col_offset, -n.end_lineno, -n.end_col_offset))
             self._calls = (None, calls)
         order, calls = self._calls

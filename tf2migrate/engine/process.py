@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
+from tf2migrate.engine.ast_index import all_nodes, nodes
 from tf2migrate.engine.imports import ImportMap, ast_dotted
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
@@ -95,7 +96,7 @@ def _may_change(tree, attrs: set, symbols: set) -> bool:
     if not symbols:
         return False
     imports = ImportMap.from_ast(tree)
-    for node in ast.walk(tree):
+    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
             if any(alias.name in symbols for alias in node.names):
                 return True  # `from tensorflow... import X as y`: y may be used under its alias
@@ -120,7 +121,7 @@ def _identifiers(tree) -> set:
     """Every name the code spells (names, attributes, imported modules, definitions, keywords),
     none of its string literals or comments: a trigger word that only appears there needs no LibCST."""
     names = set()
-    for node in ast.walk(tree):
+    for node in all_nodes(tree):
         if isinstance(node, ast.Constant):
             continue
         for field in node._fields:

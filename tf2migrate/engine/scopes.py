@@ -9,6 +9,8 @@ import ast
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
+
 
 class _Bound(cst.CSTVisitor):
     def __init__(self) -> None:
@@ -138,7 +140,7 @@ class FunctionScopes:
     """Hands out each function's locals in LibCST visit order, from the `ast` tree."""
 
     def __init__(self, tree) -> None:
-        found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        found = nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef)
         self.functions = sorted(found, key=lambda n: (n.lineno, n.col_offset))
         self.index = 0
 

@@ -13,6 +13,7 @@ import re
 import libcst as cst
 
 from tf2migrate.engine.facts import is_strategy
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted, dotted
 from tf2migrate.rules.custom_loops.loss_sites import LossSites
 
@@ -133,8 +134,8 @@ def _runs_on_a_strategy(ctx) -> bool:
         return False
     if ctx.tree is None:
         return True
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in RUN_METHODS:
+    for node in nodes(ctx.tree, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in RUN_METHODS:
             if node.func.attr == "experimental_run_v2":
                 return True
             receiver = node.func.value

@@ -7,11 +7,14 @@ any other use would be left pointing at something that no longer exists, so it b
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.estimator import canned, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
@@ -80,9 +83,20 @@ def _is_estimator(value, ctx) -> bool:
     return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED
 
 
+def _builds_estimator(ctx) -> bool:
+    for node in nodes(ctx.tree, ast.Call):
+        name = ast_dotted(node.func)
+        canonical = ctx.imports.resolve_dotted(name)[1] if name else None
+        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED:
+            return True
+    return False
+
+
 def _elsewhere(module, ctx) -> Optional[Program]:
     """An Estimator built somewhere else than a top-level assignment (in `main()`, say): a program that
     only blocks, so that it is reported instead of silently left alone."""
+    if ctx.tree is not None and not _builds_estimator(ctx):
+        return None  # proved with the fast `ast` tree: no LibCST walk of the whole module
     found = []
 
     class _V(cst.CSTVisitor):

@@ -1,0 +1,29 @@
+"""One walk of Python's `ast` tree, shared by every fast whole-module question.
+
+Imports, assignment facts, function scopes, call positions and the pre-pass all want "every node of
+kind K". Walking the tree once and bucketing by type keeps each of them a list scan.
+"""
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+
+_CACHE_ATTR = "_tf2migrate_index"
+
+
+def nodes(tree: ast.AST, *kinds) -> list:
+    """Every node of the given `ast` classes, in `ast.walk` order."""
+    index = getattr(tree, _CACHE_ATTR, None)
+    if index is None:
+        index = defaultdict(list)
+        for node in ast.walk(tree):
+            index[type(node)].append(node)
+        setattr(tree, _CACHE_ATTR, index)
+    if len(kinds) == 1:
+        return index.get(kinds[0], [])
+    return [n for kind in kinds for n in index.get(kind, [])]
+
+
+def all_nodes(tree: ast.AST) -> list:
+    nodes(tree, ast.Module)  # builds the index
+    return [n for bucket in getattr(tree, _CACHE_ATTR).values() for n in bucket]

@@ -16,22 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import TF1_SAMPLE as TF1_SOURCE
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = "Scripts" if os.name == "nt" else "bin"
 
-TF1_SOURCE = '''\
-import tensorflow as tf
-
-strategy = tf.distribute.MirroredStrategy()
-partitioner = tf.compat.v1.fixed_size_partitioner(3)
-
-
-def step(x):
-    return x * 2
-
-
-out = strategy.experimental_run_v2(step, args=(1.0,))
-'''
 
 
 def _in_tree_litter() -> set:

@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.layers import read_layer
+from tf2migrate.rules.estimator.render import names_in
 
 DERIVING = {"tf.argmax", "tf.math.argmax", "tf.nn.softmax", "tf.nn.sigmoid", "tf.sigmoid", "tf.math.sigmoid",
             "tf.round", "tf.cast", "tf.squeeze", "tf.expand_dims", "tf.nn.log_softmax"}
@@ -89,25 +90,6 @@ class Chain:
         return None
 
 
-def _names(expr) -> set:
-    out = set()
-
-    class V(cst.CSTVisitor):
-        def visit_Attribute(self, node):
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node):
-            node.value.visit(self)
-            return False
-
-        def visit_Name(self, node):
-            out.add(node.value)
-
-    expr.visit(V())
-    return out
-
-
 def _calls(expr, ctx) -> list:
     found = []
 
@@ -136,7 +118,7 @@ def read_assign(name, value, stmt, plan, ctx, layers=True) -> None:
     """Record `name = value` (after the loss only values derived for metrics and predictions, no layers);
     raises Unreadable (and taints `name`) when it does not convert."""
     chain = plan.chain
-    if _names(value) & chain.tainted:
+    if names_in(value) & chain.tainted:
         chain.tainted.add(name)
         problem = Unreadable(value, "uses a value that does not convert (reported above)")
         problem.shimmable, problem.cascade = True, True
@@ -160,7 +142,7 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         chain.steps.append(Step(name, stmt, layer))
         return
     known = {s.name for s in chain.steps}
-    used = _names(value)
+    used = names_in(value)
     calls = [c for _, c in _calls(value, ctx)]
     if used & {"labels", "mode", "features"} or not used & known or any(c not in DERIVING for c in calls):
         node, why, shimmable = _why(value, ctx)

@@ -20,7 +20,7 @@ def _case(folder):
 
 def test_the_custom_loop_pairs_are_rewrites():
     rewritten = [f.name for f in FOLDERS if not (f / "hand_written.txt").exists()]
-    assert {"seed002_custom_loop", "seed004_seq2seq", "loss_scaling_only"} <= set(rewritten)
+    assert {"seed002_custom_loop", "seed002_custom_loop_ps", "seed004_seq2seq", "loss_scaling_only"} <= set(rewritten)
 
 
 @pytest.mark.parametrize("folder", [_case(f) for f in FOLDERS])

@@ -26,9 +26,15 @@ class NameEmitter:
         self.taken = set(_WORD.findall(text))
         self.no_retarget = no_retarget
         self.new_alias: Optional[str] = None
-        self.new_from: list = []  # (module, name, asname or None)
         self.retargets: dict = {}  # local name -> (module, name, asname or None)
         self.rewritten: Counter = Counter()  # local name -> references re-pointed
+
+    def snapshot(self) -> tuple:
+        """The imports asked for so far, to `restore` when a rule gives up on what it emitted."""
+        return self.new_alias, dict(self.retargets), Counter(self.rewritten)
+
+    def restore(self, saved: tuple) -> None:
+        self.new_alias, self.retargets, self.rewritten = saved[0], dict(saved[1]), Counter(saved[2])
 
     def alias(self) -> str:
         existing = self.imports.v2_alias()
@@ -76,7 +82,7 @@ class NameEmitter:
         if self.new_alias:
             out.append(cst.parse_statement(f"import tensorflow as {self.new_alias}\n"))
         modules: dict = {}
-        for module, name, asname in [*self.new_from, *sorted(set(self.retargets.values()))]:
+        for module, name, asname in sorted(set(self.retargets.values())):
             entry = f"{name} as {asname}" if asname and asname != name else name
             if entry not in modules.setdefault(module, []):
                 modules[module].append(entry)

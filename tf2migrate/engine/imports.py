@@ -94,6 +94,11 @@ class ImportMap:
         name = dotted(expr)
         return self.resolve_dotted(name) if name is not None else (None, None)
 
+    def canonical(self, expr) -> Optional[str]:
+        """The canonical TF name of any expression: None unless it is a chain that names TensorFlow.
+        Scope-free, for whole-module analyses; rules inside the traversal use `Context.resolve`."""
+        return self.resolve(expr)[1]
+
     def resolve_dotted(self, name: str) -> tuple[Optional[str], Optional[str]]:
         head, _, rest = name.partition(".")
         binding = self.bindings.get(head)
@@ -114,7 +119,3 @@ class ImportMap:
                 if b.asname is not None or b.target == "tensorflow":
                     return local
         return None
-
-    def bound_to(self, local: str) -> Optional[str]:
-        b = self.bindings.get(local)
-        return b.target if b else None

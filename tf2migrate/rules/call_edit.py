@@ -26,11 +26,16 @@ def source(node: cst.CSTNode) -> str:
     return _EMPTY.code_for_node(node)
 
 
+_TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
+def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
+    """`name=value`, spaced as PEP 8 wants a keyword argument."""
+    return cst.Arg(value=value, keyword=cst.Name(name), equal=_TIGHT)
+
+
 def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
-    return arg.with_changes(
-        keyword=cst.Name(name),
-        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
-    )
+    return arg.with_changes(keyword=cst.Name(name), equal=_TIGHT)
 
 
 def _keep_prefix(spec: CallSpec) -> int:
@@ -49,7 +54,9 @@ def _remove(args: list, index: int) -> list:
     return args[:index] + args[index + 1:]
 
 
-def _append(args: list, arg: cst.Arg) -> list:
+def append_arg(args, arg: cst.Arg) -> list:
+    """`args` + `arg`, keeping the call's comma style (a trailing comma stays trailing)."""
+    args = list(args)
     if not args:
         return [arg]
     last = args[-1]
@@ -87,9 +94,7 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
     for name, value in spec.add.items():
         index = spec.args.index(name) if name in spec.args else len(spec.args)
         if name not in present and n_positional <= index:
-            new = cst.Arg(value=cst.parse_expression(value), keyword=cst.Name(name),
-                          equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
-            args = _append(args, new)
+            args = append_arg(args, keyword_arg(name, cst.parse_expression(value)))
     for i, a in enumerate(args):
         if a.keyword is not None and a.keyword.value in spec.wrap:
             text = spec.wrap[a.keyword.value].format(tf=render(), value=source(a.value))

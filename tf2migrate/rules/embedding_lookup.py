@@ -33,8 +33,7 @@ class EmbeddingLookupStrategy(Plugin):
         return {"embedding_lookup", "embedding_lookup_sparse"}
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        _, canonical = self.ctx.resolve(original.func) if isinstance(
-            original.func, (cst.Name, cst.Attribute)) else (None, None)
+        _, canonical = self.ctx.resolve(original.func)
         index = LOOKUPS.get(canonical)
         if index is None:
             return updated

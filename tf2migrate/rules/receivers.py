@@ -6,13 +6,17 @@ import libcst as cst
 from tf2migrate.engine.imports import dotted
 
 
+def is_module(receiver: cst.BaseExpression, ctx) -> bool:
+    """`functools` in `functools.reduce`, `tf.x` in `tf.x.y`: a chain rooted at an import that no
+    local variable shadows here."""
+    root = dotted(receiver)
+    if root is None:
+        return False
+    head = root.split(".")[0]
+    return ctx.imports.is_module_alias(head) and not ctx.shadowed(head)
+
+
 def on_object(call: cst.Call, method: str, ctx) -> bool:
     """`x.method(...)` where `x` is not an imported module (`functools`, `tf`, ...)."""
     func = call.func
-    if not isinstance(func, cst.Attribute) or func.attr.value != method:
-        return False
-    root = dotted(func.value)
-    if root is None:
-        return True
-    head = root.split(".")[0]
-    return not ctx.imports.is_module_alias(head) or ctx.shadowed(head)
+    return isinstance(func, cst.Attribute) and func.attr.value == method and not is_module(func.value, ctx)

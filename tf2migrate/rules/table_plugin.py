@@ -9,10 +9,10 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.engine.imports import dotted
 from tf2migrate.rules import guards
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.call_edit import edit_args
+from tf2migrate.rules.receivers import is_module
 from tf2migrate.rules.tables import TableRule, Tables
 
 
@@ -37,10 +37,8 @@ class TablePlugin(Plugin):
         rule = self.tables.by_method.get(expr.attr.value)
         if rule is None:
             return None
-        root = dotted(expr.value)
-        if root is not None and self.ctx.imports.is_module_alias(root.split(".")[0]):
-            if not self.ctx.shadowed(root.split(".")[0]):
-                return None  # `functools.reduce`, `inspect.unwrap`: a module, not a strategy
+        if is_module(expr.value, self.ctx):
+            return None  # `functools.reduce`, `inspect.unwrap`: a module, not a strategy
         return rule
 
     def leave_reference(self, original, updated):

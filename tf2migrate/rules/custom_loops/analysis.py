@@ -74,7 +74,7 @@ def _default_reduction_loss(call: cst.Call, ctx) -> bool:
     """`tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)`: a class, no `reduction=`."""
     if not isinstance(call.func, (cst.Name, cst.Attribute)):
         return False
-    canonical = ctx.imports.resolve(call.func)[1] or ""
+    canonical = ctx.imports.canonical(call.func) or ""
     if not canonical.startswith("tf.keras.losses.") or not canonical.rsplit(".", 1)[1][:1].isupper():
         return False
     if canonical.endswith(".Reduction"):

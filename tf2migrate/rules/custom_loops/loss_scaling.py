@@ -9,6 +9,7 @@ import libcst as cst
 
 from tf2migrate.engine.facts import STRATEGY_WORDS
 from tf2migrate.rules.base import Plugin
+from tf2migrate.rules.call_edit import append_arg, keyword_arg
 from tf2migrate.rules.custom_loops import infos
 from tf2migrate.rules.custom_loops.analysis import loop_facts
 from tf2migrate.rules.custom_loops.keras_loss_calls import plan
@@ -45,11 +46,7 @@ class LossScaling(Plugin):
         facts = loop_facts(self.ctx)
         return cst.Call(
             func=self.ctx.emit.attribute("tf.nn.compute_average_loss"),
-            args=[
-                cst.Arg(value),
-                cst.Arg(cst.Name(facts.global_batch), keyword=cst.Name("global_batch_size"),
-                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))),
-            ],
+            args=[cst.Arg(value), keyword_arg("global_batch_size", cst.Name(facts.global_batch))],
         )
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
@@ -69,9 +66,7 @@ class LossScaling(Plugin):
         for name in allowed:
             if facts.loss_objects[name] is original:
                 none = self.ctx.emit.attribute("tf.keras.losses.Reduction.NONE")
-                arg = cst.Arg(none, keyword=cst.Name("reduction"),
-                              equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
-                return updated.with_changes(args=[*_with_comma(updated.args), arg])
+                return updated.with_changes(args=append_arg(updated.args, keyword_arg("reduction", none)))
         return updated
 
     def _reduce_mean(self, original, updated, facts):
@@ -85,11 +80,3 @@ class LossScaling(Plugin):
             return updated
         return self._average(updated.args[0].value)
 
-
-def _with_comma(args) -> list:
-    args = list(args)
-    if args:
-        last = args[-1]
-        if last.comma is cst.MaybeSentinel.DEFAULT:
-            args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    return args

@@ -33,7 +33,7 @@ class LossSites(cst.CSTVisitor):
         self._scaled_depth = 0
 
     def _canonical(self, func) -> str:
-        return self.ctx.imports.resolve(func)[1] or "" if isinstance(func, (cst.Name, cst.Attribute)) else ""
+        return self.ctx.imports.canonical(func) or ""
 
     def visit_Return(self, node: cst.Return) -> None:
         if isinstance(node.value, cst.Call):

@@ -45,7 +45,7 @@ class _Outside(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if self._in_scope or not isinstance(node.func, (cst.Name, cst.Attribute)):
             return
-        canonical = self.ctx.imports.resolve(node.func)[1] or ""
+        canonical = self.ctx.imports.canonical(node.func) or ""
         if canonical in EXACT or canonical.startswith(PREFIXES) and canonical.rsplit(".", 1)[1][:1].isupper():
             self.found.add(id(node))
 

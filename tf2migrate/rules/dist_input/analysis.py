@@ -5,7 +5,6 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.engine.facts import is_strategy
-from tf2migrate.engine.imports import dotted
 
 DISTRIBUTE = {"experimental_distribute_dataset"}
 FROM_FUNCTION = {"distribute_datasets_from_function", "experimental_distribute_datasets_from_function"}
@@ -46,7 +45,7 @@ class _Scan(cst.CSTVisitor):
                 self.input_fns.append(first)
             elif isinstance(first, cst.Name):
                 self.input_fn_names.add(first.value)
-        canonical = self.ctx.imports.resolve(func)[1] if isinstance(func, (cst.Name, cst.Attribute)) else None
+        canonical = self.ctx.imports.canonical(func)
         if canonical and canonical.endswith(MULTI_WORKER):
             self.multi_worker = True
         if canonical and canonical.endswith("MirroredStrategy") and is_strategy(canonical):
@@ -91,8 +90,3 @@ def method_chain(expr) -> list:
         expr = expr.func.value
     return list(reversed(chain))
 
-
-def root_name(expr):
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
-        expr = expr.func.value
-    return dotted(expr)

@@ -9,7 +9,7 @@ from tf2migrate.rules.dist_input.analysis import input_facts
 def _is_tf_function(node: cst.FunctionDef, ctx) -> bool:
     for deco in node.decorators:
         expr = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
-        if isinstance(expr, (cst.Name, cst.Attribute)) and ctx.imports.resolve(expr)[1] == "tf.function":
+        if ctx.imports.canonical(expr) == "tf.function":
             return True
     return False
 

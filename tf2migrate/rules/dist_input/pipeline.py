@@ -15,10 +15,6 @@ STATEFUL_RANDOM = ("tf.random.uniform", "tf.random.normal", "tf.random.truncated
                    "tf.random_normal", "tf.image.random_", "tf.nn.dropout")
 
 
-def _canonical(ctx, func):
-    return ctx.imports.resolve(func)[1] if isinstance(func, (cst.Name, cst.Attribute)) else None
-
-
 def _kw(call: cst.Call, name: str):
     return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
@@ -29,7 +25,7 @@ class _Pipeline(cst.CSTVisitor):
         self.found: list = []
 
     def visit_Call(self, node: cst.Call) -> None:
-        canonical = _canonical(self.ctx, node.func) or ""
+        canonical = self.ctx.imports.canonical(node.func) or ""
         if canonical == "tf.data.Dataset.list_files" and self.facts.multi_worker:
             shuffle = _kw(node, "shuffle") or (node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else None)
             if _kw(node, "seed") is None and not (isinstance(shuffle, cst.Name) and shuffle.value == "False"):
@@ -72,7 +68,7 @@ class _RandomOps(cst.CSTVisitor):
         self.found: list = []
 
     def visit_Call(self, node: cst.Call) -> None:
-        canonical = _canonical(self.ctx, node.func) or ""
+        canonical = self.ctx.imports.canonical(node.func) or ""
         if canonical.startswith(STATEFUL_RANDOM) and "stateless" not in canonical:
             self.found.append(node)
 

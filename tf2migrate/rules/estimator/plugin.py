@@ -27,14 +27,14 @@ class EstimatorToKeras(Plugin):
         prog = analyze.find(original, ctx)
         if prog is None or not self._allowed(prog.call):
             return updated
-        saved = (ctx.emit.new_alias, list(ctx.emit.new_from))
+        saved = ctx.emit.snapshot()
         try:
             body, notes = self._convert(prog, original, updated)
         except Unreadable as problem:
             prog.blockers.append(problem)
             body = None
         if prog.blockers or body is None:
-            ctx.emit.new_alias, ctx.emit.new_from = saved  # nothing converted: no import is needed
+            ctx.emit.restore(saved)  # nothing converted: no import is needed
             for problem in assemble.one_per_line(prog.blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated

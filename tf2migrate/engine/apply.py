@@ -28,10 +28,11 @@ class RewriteResult:
         return self.code != text
 
 
-def rewrite_text(text: str, path: str = "<string>", selection: Selection = None) -> RewriteResult:
-    """Raises libcst.ParserSyntaxError when the text does not parse."""
+def rewrite_text(text: str, path: str = "<string>", selection: Selection = None, tree=None) -> RewriteResult:
+    """Raises libcst.ParserSyntaxError when the text does not parse. `tree`: the same text already
+    parsed by `ast` (the pre-pass's), so it is not parsed twice."""
     module = cst.parse_module(text)
-    tree = ast.parse(text)
+    tree = tree if tree is not None else ast.parse(text)
     positions = Positions(module, tree, text)
     try:
         return _rewrite(module, tree, text, path, selection, positions, frozenset())

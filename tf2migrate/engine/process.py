@@ -5,6 +5,7 @@ Every way a file can be bad ends here as one diagnostic with a place, and the fi
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
 import enum
 import warnings
@@ -83,7 +84,7 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     if not words or not _may_change(tree, attrs, symbols):
         return src, FileResult(path, Status.UNCHANGED)
-    return src, None
+    return dataclasses.replace(src, tree=tree), None
 
 
 def _may_change(tree, attrs: set, symbols: set) -> bool:
@@ -143,7 +144,7 @@ def transform(path: str, data: bytes, src, mode: Mode, selection) -> FileResult:
     from tf2migrate.engine.apply import rewrite_text
 
     try:
-        result = rewrite_text(src.text, path, selection)
+        result = rewrite_text(src.text, path, selection, tree=src.tree)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
     if not result.changed_from(src.text):

@@ -6,6 +6,7 @@ Most files of a real tree need no change; they are proved so by the cache or by 
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import os
 import re
 from dataclasses import dataclass
@@ -80,7 +81,9 @@ def run(candidates, options: RunOptions) -> list:
         workers = min(options.jobs, len(jobs))
         jobs.sort(key=lambda job: len(job[1]), reverse=True)  # largest first: no long file left for last
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            results.extend(pool.map(_heavy, jobs))
+            # an `ast` tree costs more to pickle than to parse again in the worker
+            results.extend(pool.map(_heavy, [(p, d, dataclasses.replace(s, tree=None), *rest)
+                                             for p, d, s, *rest in jobs]))
     else:
         results.extend(_heavy(job) for job in jobs)
     if options.cache:

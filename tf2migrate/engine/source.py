@@ -8,7 +8,7 @@ from __future__ import annotations
 import codecs
 import io
 import tokenize
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class DecodeProblem(Exception):
@@ -24,6 +24,7 @@ class Source:
     text: str
     encoding: str
     bom: bool
+    tree: object = field(default=None, compare=False, repr=False)  # the pre-pass's `ast`, reused in-process
 
     def encode(self, text: str) -> bytes:
         data = text.encode(self.encoding)

@@ -30,14 +30,15 @@ def _cases():
             if "cluster" not in entry:
                 yield _skip(folder, f"verify entry {i + 1} names no cluster", f"entry{i + 1}")
                 continue
-            yield pytest.param(folder, config, entry, id=f"{name}-{entry['cluster']}")
+            variant = f"-{entry['migrated'][:-3]}" if "migrated" in entry else ""
+            yield pytest.param(folder, config, entry, id=f"{name}{variant}-{entry['cluster']}")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("folder,config,entry", list(_cases()))
 def test_fixture_pair(folder, config, entry, verify):
     options = {k: entry[k] for k in ("cluster", "mode", "steps", "repeats", "rtol", "atol") if k in entry}
-    result = verify(os.path.join(folder, "original.py"), os.path.join(folder, "migrated.py"),
+    result = verify(os.path.join(folder, "original.py"), os.path.join(folder, entry.get("migrated", "migrated.py")),
                     init_values=config.get("initial_values"), timeout=300, **options)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)

@@ -1,7 +1,8 @@
 """Names bound locally in a function, so a parameter or variable that shadows an import is left alone.
 
 They are read from Python's `ast` (fast) and matched to LibCST's function nodes by source order and
-name; a LibCST visit of the body is the fallback.
+name: both trees come from the same text, so they always agree; if they ever did not, the rewrite
+stops (an internal error, nothing written) rather than guess which names are local.
 """
 from __future__ import annotations
 
@@ -12,60 +13,6 @@ import libcst as cst
 from tf2migrate.engine.ast_index import nodes
 
 
-class _Bound(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set = set()
-        self.declared_global: set = set()
-
-    def _targets(self, node) -> None:
-        if isinstance(node, cst.Name):
-            self.names.add(node.value)
-        elif isinstance(node, (cst.Tuple, cst.List)):
-            for el in node.elements:
-                self._targets(el.value)
-        elif isinstance(node, cst.StarredElement):
-            self._targets(node.value)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._targets(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._targets(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._targets(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._targets(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> bool:
-        self._targets(node.name)
-        return False
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._targets(node.target)
-
-    def visit_Global(self, node: cst.Global) -> None:
-        self.declared_global.update(n.name.value for n in node.names)
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False  # function-level imports are resolved like module-level ones
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.names.add(node.name.value)
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.names.add(node.name.value)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-
 def _params(params: cst.Parameters) -> set:
     names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
     for star in (params.star_arg, params.star_kwarg):
@@ -74,27 +21,8 @@ def _params(params: cst.Parameters) -> set:
     return names
 
 
-def function_locals(node: cst.FunctionDef) -> set:
-    bound = _Bound()
-    node.body.visit(bound)
-    return (bound.names | _params(node.params)) - bound.declared_global
-
-
 def lambda_locals(node: cst.Lambda) -> set:
     return _params(node.params)
-
-
-class LazyLocals:
-    """A function's local names, collected only if someone asks (most functions never are)."""
-
-    def __init__(self, node: cst.FunctionDef) -> None:
-        self.node = node
-        self.names = None
-
-    def __contains__(self, name: str) -> bool:
-        if self.names is None:
-            self.names = function_locals(self.node)
-        return name in self.names
 
 
 def _ast_targets(node, names: set) -> None:
@@ -144,9 +72,9 @@ class FunctionScopes:
         self.functions = sorted(found, key=lambda n: (n.lineno, n.col_offset))
         self.index = 0
 
-    def next_for(self, node: cst.FunctionDef):
+    def next_for(self, node: cst.FunctionDef) -> set:
         fn = self.functions[self.index] if self.index < len(self.functions) else None
         self.index += 1
         if fn is None or fn.name != node.name.value:
-            return LazyLocals(node)  # out of step: ask LibCST
+            raise RuntimeError(f"function scopes out of step at `def {node.name.value}`")
         return ast_function_locals(fn)

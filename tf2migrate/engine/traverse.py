@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.engine.scopes import FunctionScopes, LazyLocals, lambda_locals
+from tf2migrate.engine.scopes import FunctionScopes, lambda_locals
 
 HOOKS = ("leave_call", "leave_reference", "leave_assign", "leave_module")
 
@@ -19,12 +19,12 @@ class Traversal(cst.CSTTransformer):
         self.hooks = {h: [getattr(p, h) for p in plugins if hasattr(p, h)] for h in HOOKS}
         self._not_refs: set = set()  # ids of Name nodes that are not references
         self._call_funcs: set = set()
-        self._scopes = FunctionScopes(ctx.tree) if ctx.tree is not None else None
+        self._scopes = FunctionScopes(ctx.tree)
 
     # scopes
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._not_refs.add(id(node.name))
-        self.ctx.scopes.append(self._scopes.next_for(node) if self._scopes else LazyLocals(node))
+        self.ctx.scopes.append(self._scopes.next_for(node))
         self.ctx.functions.append(node)
 
     def leave_FunctionDef(self, original, updated):

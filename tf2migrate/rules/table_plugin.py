@@ -74,19 +74,14 @@ class TablePlugin(Plugin):
             code = blocker.code or rule.info.code
             self.ctx.report(blocker.node, code, _blocked(blocker, code, rule, self.ctx.infos), fixable=False)
             return updated
-        if method is not None and rule.methods[method] == method and _same_args(args, updated.args):
-            return updated  # e.g. `reduce(..., axis=None)` already has what the rule adds
+        if method is not None:
+            fixed = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(rule.methods[method])), args=args)
+            if fixed.deep_equals(updated):
+                return updated  # nothing to do: `reduce(..., axis=None)` already has its axis
+            return fixed if self.ctx.report(original, rule.info.code) else updated
         if not self.ctx.report(original, rule.info.code):
             return updated
-        if method is None:
-            func = self.ctx.emit.like(original.func, rule.renames[key])
-        else:
-            func = updated.func.with_changes(attr=cst.Name(rule.methods[method]))
-        return updated.with_changes(func=func, args=args)
-
-
-def _same_args(new, old) -> bool:
-    return len(new) == len(old) and all(a.deep_equals(b) for a, b in zip(new, old))
+        return updated.with_changes(func=self.ctx.emit.like(original.func, rule.renames[key]), args=args)
 
 
 def _blocked(blocker, code: str, rule: TableRule, infos: dict) -> str:

@@ -31,6 +31,7 @@ def _cases():
                 yield _skip(folder, f"verify entry {i + 1} names no cluster", f"entry{i + 1}")
                 continue
             variant = f"-{entry['migrated'][:-3]}" if "migrated" in entry else ""
+            variant += "".join(f"-accept-{code}" for code in entry.get("accept_fix", []))
             yield pytest.param(folder, config, entry, id=f"{name}{variant}-{entry['cluster']}")
 
 
@@ -39,9 +40,11 @@ def _cases():
 def test_fixture_pair(folder, config, entry, verify):
     options = {k: entry[k] for k in ("cluster", "mode", "steps", "repeats", "rtol", "atol") if k in entry}
     result = verify(os.path.join(folder, "original.py"), os.path.join(folder, entry.get("migrated", "migrated.py")),
-                    init_values=config.get("initial_values"), timeout=300, **options)
+                    init_values=config.get("initial_values"), accept_fixes=entry.get("accept_fix", ()), timeout=300,
+                    **options)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)
+    assert result.accepted_fixes == entry.get("accept_fix", [])    # each accepted fix really changed the original
     if "reason_contains" in entry:
         assert entry["reason_contains"] in result.reason
     if "original_losses" in entry:

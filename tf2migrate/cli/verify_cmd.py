@@ -34,12 +34,15 @@ EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for both programs.")
 @click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Start the original from these step-0 values (.npz keyed by variable name).")
+@click.option("--accept-fix", "accept_fixes", multiple=True, metavar="CODE",
+              help="A rule whose fix is an intended change of training (e.g. TFM401): compare against the "
+                   "original with that fix applied. Repeatable.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the result as JSON.")
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), default=None, help="Write a JUnit XML report.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Write both loss curves and their relative difference to a PNG (needs matplotlib).")
 def verify(original, migrated, steps, timeout, cluster, original_api, rtol, atol, mode, repeats, seed,
-           init_path, json_path, junit_path, plot_path):
+           init_path, accept_fixes, json_path, junit_path, plot_path):
     """Train ORIGINAL and MIGRATED on a local cluster and compare their losses step by step.
 
     Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file.
@@ -52,7 +55,7 @@ def verify(original, migrated, steps, timeout, cluster, original_api, rtol, atol
     try:
         result = api.verify(original, migrated, steps=steps, timeout=timeout, cluster=cluster,
                             original_api=original_api, rtol=rtol, atol=atol, mode=mode, repeats=repeats,
-                            seed=seed, init_values=init_path, progress=progress)
+                            seed=seed, init_values=init_path, accept_fixes=accept_fixes, progress=progress)
     except api.VerifyUsageError as e:
         raise click.UsageError(str(e)) from e
     for d in result.rewrite_diagnostics:

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 
-from tf2migrate.harness import compare, topology as topo_lib
+from tf2migrate.harness import codemod_sides, compare, topology as topo_lib
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -40,6 +40,8 @@ class VerifyResult:
     alignment: str = ""
     failed_side: str = ""
     rewrite_diagnostics: list = field(default_factory=list)
+    accepted_fixes: list = field(default_factory=list)   # codes applied to the original to make the reference
+    reference_path: str = ""
     details: dict = field(default_factory=dict)
 
     @property
@@ -58,8 +60,12 @@ class VerifyResult:
 
 
 def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local", original_api="auto",
-           rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None, progress=print, keep_workdir=False):
+           rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None, accept_fixes=(),
+           progress=print, keep_workdir=False):
     """Train both programs and compare them step by step; see `tf2migrate verify --help`.
+
+    `accept_fixes`: rule codes whose fixes are intended changes of training; the original is compared with
+    those fixes applied (see `codemod_sides.with_fixes`).
 
     `init_values`: optional step-0 values for the original (dict name -> array, or an .npz keyed by variable
     name), e.g. to reproduce a recorded run; the migrated program is then aligned to them as usual.
@@ -70,15 +76,20 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         raise VerifyUsageError(f"--mode must be exact, statistical or auto, not {mode!r}")
     workdir = tempfile.mkdtemp(prefix="tf2migrate-verify-")
     try:
-        diagnostics = []
-        if migrated is None:
-            migrated, diagnostics = _rewrite(original)
-            progress(f"codemod: rewrote {original} into {migrated}")
+        diagnostics, accepted, reference = [], [], original
         try:
-            src_o, src_m = _read(original), _read(migrated)
+            src_o = _read(original)
+            if migrated is None:
+                migrated, diagnostics = codemod_sides.rewrite_all(original, src_o)
+                progress(f"codemod: rewrote {original} into {migrated}")
+            if accept_fixes:
+                reference, accepted = codemod_sides.with_fixes(original, src_o, list(accept_fixes), workdir)
+                progress(f"reference: {original} with the fixes of {', '.join(accepted) or 'no rule (none applies)'}")
+                src_o = _read(reference)
+            src_m = _read(migrated)
             facts_o, facts_m = topo_lib.source_facts(src_o), topo_lib.source_facts(src_m)
             topology = topo_lib.parse(cluster)
-        except (OSError, SyntaxError, ValueError) as e:
+        except (OSError, SyntaxError, ValueError) as e:   # codemod_sides.FixError is a ValueError
             raise VerifyUsageError(str(e)) from e
         if topology == "auto":
             topology = topo_lib.auto_topology(facts_o, facts_m)
@@ -87,7 +98,8 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         rtol = 1e-5 if rtol is None else rtol
         atol = 1e-5 if atol is None else atol
         result = VerifyResult("", "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
-                              rtol, atol, rewrite_diagnostics=diagnostics)
+                              rtol, atol, rewrite_diagnostics=diagnostics, accepted_fixes=accepted,
+                              reference_path=os.path.abspath(reference) if accept_fixes else "")
         progress(f"verify {original} against {migrated} on {topology} ({mode})")
         init, abort = os.path.join(workdir, "init.npz"), os.path.join(workdir, "original.failed")
         override = None
@@ -97,9 +109,10 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
                 save_values(override, load_user_values(init_values))
             except (OSError, ValueError) as e:
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
+        home = os.path.dirname(os.path.abspath(original))   # the reference copy imports the original's siblings
         common = dict(workdir=workdir, seed=seed, max_steps=steps, timeout=timeout,
                       on_progress=progress)
-        side_o = build_side("original", original, "original", topology, facts_o, api=original_api,
+        side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
                             init_out=init, init_override=override, **common)
         side_o.abort_marker, side_o.init_path = abort, init
         side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
@@ -107,7 +120,7 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         result.original, result.migrated = run_sides([side_o, side_m])
         result.original_runs = [result.original]
         if mode == "statistical" and repeats > 1 and _ran(result):
-            more = [build_side(f"original#{r}", original, "original", topology, facts_o, api=original_api,
+            more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api, home=home,
                                init_override=override, **dict(common, seed=seed + r)) for r in range(1, repeats)]
             result.original_runs += run_sides(more)
         return _judge(result)
@@ -144,6 +157,9 @@ def _judge(result):
     if v.verdict == compare.DIVERGED and result.mode == "exact":
         hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
         result.reason = f"{v.reason}; {hint}" if hint else v.reason
+    if result.accepted_fixes:
+        result.reason += (f" (against the original with the fixes of {', '.join(result.accepted_fixes)} "
+                          f"applied, accepted as intended changes)")
     result.first_diverged_step, result.details = v.first_diverged_step, v.details
     result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result
@@ -156,19 +172,3 @@ def _ran(result):
 def _read(path):
     with open(path) as f:
         return f.read()
-
-
-def _rewrite(original):
-    """One command to migrate and prove: rewrite the original with the codemod into a temp file."""
-    try:
-        from tf2migrate.engine.api import rewrite_text
-    except ImportError as e:
-        raise VerifyUsageError(f"no MIGRATED given and the codemod is not available ({e})") from e
-    out = rewrite_text(_read(original), original)
-    # kept after the run (its path is in the result) so the user can read what was verified
-    fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
-    with os.fdopen(fd, "w") as f:
-        f.write(out.code)
-    diags = [f"{getattr(d, 'line', '?')}:{getattr(d, 'col', '?')} {getattr(d, 'code', '')} {getattr(d, 'message', '')}"
-             for d in getattr(out, "diagnostics", [])]
-    return path, diags

@@ -26,5 +26,5 @@ def divergence_hint(original, migrated, first_step, cluster: str) -> str:
                     f"program averages its loss over the per-replica batch (tf.reduce_mean), the {other} over "
                     f"the global batch (tf.nn.compute_average_loss), so the {larger} program's steps are "
                     f"{replicas} times too large (the loss-scaling bug that TFM401 fixes); with one replica "
-                    f"they would agree")
+                    f"they would agree, and `--accept-fix TFM401` compares against the original with that fix")
     return ""

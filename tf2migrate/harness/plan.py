@@ -14,8 +14,8 @@ from tf2migrate.harness.runner import Side, Task
 
 
 def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
-               init_out=None, init_in=None, init_override=None, abort_path=None, on_progress=print):
-    base = {"script": os.path.abspath(script), "role": role, "api": api, "seed": seed,
+               init_out=None, init_in=None, init_override=None, abort_path=None, home=None, on_progress=print):
+    base = {"script": os.path.abspath(script), "home": home or os.path.dirname(os.path.abspath(script)), "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
             "wait_timeout": timeout}

@@ -47,6 +47,9 @@ def _g(v):
 
 def summary_lines(result):
     lines = [f"verdict: {result.verdict} - {result.reason}"]
+    if result.accepted_fixes:
+        lines.append(f"reference: the original with {', '.join(result.accepted_fixes)} applied by the codemod "
+                     f"(`tf2migrate rewrite --select {','.join(result.accepted_fixes)}`)")
     if result.alignment:
         lines.append(f"aligned: {result.alignment}")
     notes = [n for s in (result.original, result.migrated) if s for n in s.notes]
@@ -72,6 +75,7 @@ def to_dict(result):
             "mode": result.mode, "rtol": result.rtol, "atol": result.atol,
             "first_diverged_step": result.first_diverged_step, "alignment": result.alignment,
             "failed_side": result.failed_side or None, "rewrite_diagnostics": result.rewrite_diagnostics,
+            "accepted_fixes": result.accepted_fixes,
             "details": result.details, "original_run": side(result.original), "migrated_run": side(result.migrated),
             "original_repeats": [side(r) for r in result.original_runs[1:]]}
 

@@ -20,7 +20,11 @@ replicas takes steps N times larger than with one (seed 004's `loss_function` do
 `tf.nn.compute_average_loss(per_example_loss, global_batch_size=G)` sums and divides by the global
 batch. The global batch size is taken from the module (a `GLOBAL_BATCH_SIZE`-like name, or a name
 assigned `BATCH_SIZE_PER_REPLICA * strategy.num_replicas_in_sync`); without one the call is reported
-with the fix to apply. With one replica the numbers do not change.""",
+with the fix to apply. With one replica the numbers do not change.
+
+Because the fix changes training under N replicas, `tf2migrate verify` reports such a migration
+DIVERGED against the original (by exactly N on the first step, and says so). `verify --accept-fix
+TFM401` compares it with the original plus this fix alone, which proves nothing else changed.""",
     before=_LOOP + '''
 
 def loss_function(real, pred):

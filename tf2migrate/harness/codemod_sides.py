@@ -1,0 +1,50 @@
+"""Programs `verify` writes with the codemod before it runs anything.
+
+- Without MIGRATED, the migrated side is ORIGINAL rewritten by every rule.
+- With `--accept-fix CODE`, the reference is ORIGINAL with only those rules' fixes applied. A migration that
+  fixes a bug of the original on purpose (TFM401: a loss averaged per replica makes every step N times too
+  large under N replicas) cannot train like the original under that topology; what can be proved is that it
+  trains like the original *with that fix*, i.e. that nothing else changed. The bare original is still one
+  `verify` away, without the option, and shows the fix's effect in numbers.
+"""
+import os
+import tempfile
+
+
+class FixError(ValueError):
+    """An accepted code that no rule has (a usage error)."""
+
+
+def _codemod():
+    from tf2migrate.engine.api import Selection, rewrite_text
+
+    return Selection, rewrite_text
+
+
+def rewrite_all(original, text):
+    """(path of the rewritten program, its diagnostics as lines). The file is kept after the run (its path is
+    in the result), so the user can read what was verified."""
+    selection, rewrite_text = _codemod()
+    out = rewrite_text(text, original, selection())
+    fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
+    with os.fdopen(fd, "w") as f:
+        f.write(out.code)
+    return path, [f"{d.line}:{d.col} {d.code} {d.message}" for d in out.diagnostics]
+
+
+def with_fixes(original, text, codes, workdir):
+    """(path of ORIGINAL with only `codes` applied, the codes that changed something). The copy lives in the
+    run's workdir; the child puts ORIGINAL's folder on `sys.path`, so its sibling imports still resolve."""
+    from tf2migrate.rules import registry
+
+    known = registry.all_infos()
+    unknown = [c for c in codes if not any(k.startswith(c) for k in known)]
+    if unknown:
+        raise FixError(f"--accept-fix: no rule has the code {', '.join(unknown)} (see `tf2migrate rules`)")
+    selection, rewrite_text = _codemod()
+    out = rewrite_text(text, original, selection(select=tuple(codes)))
+    applied = sorted({d.code for d in out.diagnostics if d.fixed})
+    path = os.path.join(workdir, "reference_" + os.path.basename(original))
+    with open(path, "w") as f:
+        f.write(out.code)
+    return path, applied

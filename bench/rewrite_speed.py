@@ -99,7 +99,7 @@ def one_file_inputs(tree: Path, workdir: Path) -> dict:
     """Two ~1,000-line files cut from real estimator modules: one that needs a rewrite (LibCST must
     parse it), one that the cheap pre-pass (trigger words, then `ast`) proves clean."""
     from tf2migrate.engine.process import Status, precheck  # the tool's own pre-pass
-    from tf2migrate.rules.registry import trigger_pattern
+    from tf2migrate.rules.wake_words import trigger_pattern
 
     pattern = trigger_pattern()
 

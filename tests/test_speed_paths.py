@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tf2migrate.engine.process import Status, precheck
-from tf2migrate.rules.registry import trigger_pattern
+from tf2migrate.rules.wake_words import trigger_pattern
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,3 +141,35 @@ def test_a_tree_the_cache_settles_imports_no_libcst(tmp_path):
 
     assert run() != "1 []"  # the first run parses train.py: LibCST and the rules are loaded
     assert run() == "1 []"  # the second is answered from the cache alone
+
+
+def test_a_clean_file_on_a_first_run_imports_no_libcst(tmp_path):
+    """The pre-pass's words come from `wake_words`, not from the rule modules, so a pre-commit run on a clean
+    file with no cache folder yet never pays for importing LibCST."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "clean.py").write_text(MENTIONS_ONLY)
+    probe = (
+        "import sys\n"
+        "from tf2migrate.cli.app import main\n"
+        "try:\n"
+        "    main(['check', '-q', '--no-cache', 'clean.py'])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "print(code, sorted(m for m in sys.modules if m.split('.')[0] == 'libcst')[:3])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TF2MIGRATE_CACHE_DIR=str(tmp_path / "cache")))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "0 []"
+
+
+def test_every_code_rule_wakes_on_its_declared_words():
+    from tf2migrate.rules.registry import CODE_RULES
+    from tf2migrate.rules.wake_words import WAKE
+
+    assert sorted(cls.wake for cls in CODE_RULES) == sorted(WAKE)   # one entry per rule, none left over
+    pattern = trigger_pattern()
+    for cls in CODE_RULES:
+        plugin = cls.__new__(cls)
+        for word in plugin.triggers() | plugin.symbol_triggers():
+            assert pattern.fullmatch(word), (cls.__name__, word)

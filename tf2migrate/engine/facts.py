@@ -44,14 +44,6 @@ class Facts:
         return name is not None and any(predicate(c) for c in self.made_by.get(name, ()))
 
 
-# Words one of which a module must contain to build or fetch a strategy (for the cheap pre-pass).
-STRATEGY_WORDS = {
-    "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "TPUStrategy",
-    "ParameterServerStrategy", "CentralStorageStrategy", "CollectiveAllReduceStrategy", "get_strategy",
-    "experimental_run_v2", "call_for_each_replica",
-}
-
-
 def is_strategy(canonical: str) -> bool:
     return canonical.endswith("Strategy") or canonical in (
         "tf.distribute.get_strategy",

@@ -40,7 +40,7 @@ def _trigger_pattern(cache):
     saved = cache.trigger_pattern() if cache else None
     if saved is not None:
         return re.compile(*saved)
-    from tf2migrate.rules.registry import trigger_pattern
+    from tf2migrate.rules.wake_words import trigger_pattern
 
     pattern = trigger_pattern()
     if cache:

@@ -13,6 +13,7 @@ class AutoShard(Plugin):
     `AutoShardPolicy` (AUTO, FILE, DATA, OFF). `False` is OFF and `True` is AUTO; any other value is
     reported because its meaning is only known at run time."""
 
+    wake = "auto_shard"
     infos = (
         RuleInfo(
             code="TFM112",
@@ -25,9 +26,6 @@ class AutoShard(Plugin):
             "options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF\n",
         ),
     )
-
-    def triggers(self) -> set:
-        return {"auto_shard"}
 
     def leave_assign(self, original: cst.Assign, updated: cst.Assign):
         if len(original.targets) != 1:

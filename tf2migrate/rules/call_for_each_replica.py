@@ -13,6 +13,7 @@ class CallForEachReplica(Plugin):
     `tf.function`, merge calls) differ. When the strategy is not visible as `X.extended`, the call
     is reported for a hand edit."""
 
+    wake = "call_for_each_replica"
     infos = (
         RuleInfo(
             code="TFM109",
@@ -24,9 +25,6 @@ class CallForEachReplica(Plugin):
             after="import tensorflow as tf\nout = strategy.run(step, args=(x,))\n",
         ),
     )
-
-    def triggers(self) -> set:
-        return {"call_for_each_replica"}
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         if not on_object(original, "call_for_each_replica", self.ctx):

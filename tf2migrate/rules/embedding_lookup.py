@@ -16,6 +16,7 @@ class EmbeddingLookupStrategy(Plugin):
     shard serves which id and so breaks restored checkpoints. The call is reported, never changed:
     keep the TF1 layout by re-partitioning the checkpoint, or confirm the params are not partitioned."""
 
+    wake = "embedding_lookup"
     infos = (
         RuleInfo(
             code="TFM205",
@@ -28,9 +29,6 @@ class EmbeddingLookupStrategy(Plugin):
             before="import tensorflow.compat.v1 as tf1\nrows = tf1.nn.embedding_lookup(params, ids)\n",
         ),
     )
-
-    def symbol_triggers(self) -> set:
-        return {"embedding_lookup", "embedding_lookup_sparse"}
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         _, canonical = self.ctx.resolve(original.func)

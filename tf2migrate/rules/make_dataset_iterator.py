@@ -11,6 +11,7 @@ class MakeDatasetIterator(Plugin):
     """TF1 strategies returned an initializable iterator; TF2 distributes the dataset itself and a
     plain Python `iter()` over the distributed dataset gives the iterator (no initializer to run)."""
 
+    wake = "make_dataset_iterator"
     infos = (
         RuleInfo(
             code="TFM108",
@@ -22,9 +23,6 @@ class MakeDatasetIterator(Plugin):
             after="import tensorflow as tf\nit = iter(strategy.experimental_distribute_dataset(dataset))\n",
         ),
     )
-
-    def triggers(self) -> set:
-        return {"make_dataset_iterator"}
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         if not on_object(original, "make_dataset_iterator", self.ctx):

@@ -6,7 +6,6 @@ engine's own codes (TFM9xx), which no rule emits.
 from __future__ import annotations
 
 import functools
-import re
 
 from tf2migrate.rules.auto_shard import AutoShard
 from tf2migrate.rules.call_for_each_replica import CallForEachReplica
@@ -38,21 +37,3 @@ def all_infos() -> dict:
         for info in cls.infos:
             infos[info.code] = info
     return dict(sorted(infos.items()))
-
-
-@functools.lru_cache(maxsize=None)
-def trigger_pattern() -> "re.Pattern":
-    """Words whose absence proves a file needs no LibCST parse at all: group 1 matches attribute
-    words (any receiver), group 2 symbol words (count only as TensorFlow names)."""
-    tables = load_tables()
-    attrs, symbols = tables.triggers(), tables.symbol_triggers()
-    for cls in CODE_RULES:
-        plugin = cls.__new__(cls)
-        attrs |= plugin.triggers()
-        symbols |= plugin.symbol_triggers()
-    symbols -= attrs
-
-    def alternation(words) -> str:
-        return "|".join(sorted(map(re.escape, words))) or "(?!)"
-
-    return re.compile(r"\b(?:(%s)|(%s))\b" % (alternation(attrs), alternation(symbols)))

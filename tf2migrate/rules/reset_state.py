@@ -15,6 +15,7 @@ class ResetState(Plugin):
     is rewritten only when the receiver was built from `tf.keras.metrics.*` in this module; any other
     `reset_states()` is reported for a look."""
 
+    wake = "reset_state"
     infos = (
         RuleInfo(
             code="TFM113",
@@ -26,9 +27,6 @@ class ResetState(Plugin):
             after="import tensorflow as tf\ntrain_loss = tf.keras.metrics.Mean()\ntrain_loss.reset_state()\n",
         ),
     )
-
-    def triggers(self) -> set:
-        return {"reset_states"}
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         if original.args or not on_object(original, "reset_states", self.ctx):

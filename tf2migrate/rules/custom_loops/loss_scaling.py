@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.engine.facts import STRATEGY_WORDS
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.call_edit import append_arg, keyword_arg
 from tf2migrate.rules.custom_loops import infos
@@ -17,12 +16,7 @@ from tf2migrate.rules.custom_loops.keras_loss_calls import plan
 
 class LossScaling(Plugin):
     infos = (infos.REDUCE_MEAN, infos.KERAS_LOSS, infos.REGULARIZATION)
-
-    def triggers(self) -> set:
-        return {"experimental_run_v2", "call_for_each_replica"}
-
-    def symbol_triggers(self) -> set:
-        return set(STRATEGY_WORDS)
+    wake = "loss_scaling"
 
     def _plan(self):
         if "loss-plan" not in self.ctx.memo:

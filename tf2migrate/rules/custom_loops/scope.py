@@ -4,7 +4,6 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.engine.facts import is_strategy
-from tf2migrate.engine.facts import STRATEGY_WORDS
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.custom_loops import infos
 from tf2migrate.rules.custom_loops.analysis import loop_facts
@@ -52,12 +51,7 @@ class _Outside(cst.CSTVisitor):
 
 class OutsideScope(Plugin):
     infos = (infos.OUTSIDE_SCOPE,)
-
-    def triggers(self) -> set:
-        return {"experimental_run_v2", "call_for_each_replica"}
-
-    def symbol_triggers(self) -> set:
-        return set(STRATEGY_WORDS)
+    wake = "outside_scope"
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         if not loop_facts(self.ctx).uses_strategy_run:

@@ -3,19 +3,15 @@ from __future__ import annotations
 
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.dist_input import infos, loops, pipeline
-
-WORDS = {"experimental_distribute_dataset", "distribute_datasets_from_function",
-         "experimental_distribute_datasets_from_function"}
+from tf2migrate.rules.wake_words import DISTRIBUTED_INPUT
 
 
 class DistributedInput(Plugin):
     infos = infos.ALL
-
-    def triggers(self) -> set:
-        return set(WORDS)
+    wake = "distributed_input"
 
     def leave_module(self, original, updated):
-        if not any(word in self.ctx.text for word in WORDS):
+        if not any(word in self.ctx.text for word in DISTRIBUTED_INPUT):
             return updated  # nothing is distributed here: skip the whole-module scans
         for find in (loops.find, pipeline.find):
             for node, code, message in find(self.ctx, original):

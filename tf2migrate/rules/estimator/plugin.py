@@ -13,14 +13,10 @@ from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, shim, strategy, uses
 from tf2migrate.rules.estimator.args import Unreadable
 
-TRIGGERS = {"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier"}
-
 
 class EstimatorToKeras(Plugin):
     infos = codes.INFOS
-
-    def symbol_triggers(self) -> set:
-        return set(TRIGGERS)
+    wake = "estimator"
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx

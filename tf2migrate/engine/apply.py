@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.engine.context import Context, Selection
+from tf2migrate.engine import skip
 from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.import_edit import PartialRetarget, finish_imports
 from tf2migrate.engine.imports import ImportMap
@@ -57,7 +58,17 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> Rew
         infos=registry.all_infos(),
         module=module,
     )
-    new = module.visit(Traversal(ctx, registry.plugins(ctx)))
+    plugins = registry.plugins(ctx)
+    new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins)))
     code = text if new is module else finish_imports(module, new, imports, ctx.emit, ctx.references, tree)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=code, diagnostics=diagnostics)
+
+
+def _quiet(module, tree, text, imports, plugins) -> dict:
+    """The statements the traversal may step over (none when a rule reads every statement)."""
+    from tf2migrate.rules.wake_words import all_words, trigger_pattern
+
+    if any(plugin.sees_every_statement() for plugin in plugins):
+        return {}
+    return skip.quiet_statements(module, tree, text, trigger_pattern(), skip.trigger_aliases(imports, all_words()[1]))

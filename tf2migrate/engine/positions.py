@@ -38,10 +38,17 @@ class Positions:
         self._calls = None  # (libcst id -> index, [ast.Call in source order])
         self._full = None
         self._seen: dict = {}  # calls numbered by the main traversal as it meets them
+        self._next = 0
 
     def note_call(self, node: cst.Call) -> None:
         """The main traversal numbers calls in pre-order, so most calls need no visit of their own."""
-        self._seen.setdefault(id(node), len(self._seen))
+        if id(node) not in self._seen:
+            self._seen[id(node)] = self._next
+            self._next += 1
+
+    def skip_calls(self, count: int) -> None:
+        """The traversal stepped over a statement holding `count` calls."""
+        self._next += count
 
     def place(self, node: cst.CSTNode):
         if isinstance(node, cst.Call) and self.tree is not None:

@@ -72,6 +72,10 @@ class FunctionScopes:
         self.functions = sorted(found, key=lambda n: (n.lineno, n.col_offset))
         self.index = 0
 
+    def skip(self, count: int) -> None:
+        """The traversal stepped over a statement defining `count` functions."""
+        self.index += count
+
     def next_for(self, node: cst.FunctionDef) -> set:
         fn = self.functions[self.index] if self.index < len(self.functions) else None
         self.index += 1

@@ -51,3 +51,8 @@ class Plugin:
         """Words that only count where they name a TensorFlow symbol through the file's imports
         (`tf.estimator.Estimator`, not `my_lib.Estimator`)."""
         return set(WAKE[self.wake][1]) if self.wake else set()
+
+    def sees_every_statement(self) -> bool:
+        """True when this rule, in this module, may act inside statements that hold none of its words:
+        the traversal then enters every statement (see `engine/skip.py`)."""
+        return False

@@ -38,9 +38,8 @@ WAKE = {
 
 
 @functools.lru_cache(maxsize=None)
-def trigger_pattern() -> "re.Pattern":
-    """Words whose absence proves a file needs no LibCST parse at all: group 1 matches attribute words
-    (any receiver), group 2 symbol words (they count only as TensorFlow names)."""
+def all_words() -> tuple:
+    """(attribute words, symbol words) of every rule, the tables' included."""
     from tf2migrate.rules.tables import load_tables
 
     tables = load_tables()
@@ -48,7 +47,14 @@ def trigger_pattern() -> "re.Pattern":
     for a, s in WAKE.values():
         attrs |= a
         symbols |= s
-    symbols -= attrs
+    return frozenset(attrs), frozenset(symbols - attrs)
+
+
+@functools.lru_cache(maxsize=None)
+def trigger_pattern() -> "re.Pattern":
+    """Words whose absence proves a file needs no LibCST parse at all: group 1 matches attribute words
+    (any receiver), group 2 symbol words (they count only as TensorFlow names)."""
+    attrs, symbols = all_words()
 
     def alternation(words) -> str:
         return "|".join(sorted(map(re.escape, words))) or "(?!)"

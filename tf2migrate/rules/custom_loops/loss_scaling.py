@@ -18,6 +18,9 @@ class LossScaling(Plugin):
     infos = (infos.REDUCE_MEAN, infos.KERAS_LOSS, infos.REGULARIZATION)
     wake = "loss_scaling"
 
+    def sees_every_statement(self) -> bool:
+        return loop_facts(self.ctx).uses_strategy_run   # it follows `strategy.run` into the replica function
+
     def _plan(self):
         if "loss-plan" not in self.ctx.memo:
             facts = loop_facts(self.ctx)

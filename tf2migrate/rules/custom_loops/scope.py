@@ -53,6 +53,9 @@ class OutsideScope(Plugin):
     infos = (infos.OUTSIDE_SCOPE,)
     wake = "outside_scope"
 
+    def sees_every_statement(self) -> bool:
+        return loop_facts(self.ctx).uses_strategy_run   # it follows `strategy.run` into the replica function
+
     def leave_call(self, original: cst.Call, updated: cst.Call):
         if not loop_facts(self.ctx).uses_strategy_run:
             return updated

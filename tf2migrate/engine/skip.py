@@ -1,0 +1,80 @@
+"""Statements the one traversal can step over, because no rule can act inside them.
+
+Visiting every node is most of a rewrite's cost, and in a real module most statements hold none of the
+words any rule wakes on: a statement none of whose lines holds such a word (nor a local alias of one,
+`from ... import fixed_size_partitioner as fsp`) is left exactly as it is, so the traversal does not
+enter it. A rule that reads statements without its words (the loss-scaling rules follow `strategy.run`
+into the replica function) turns this off for the module (`Plugin.sees_every_statement`).
+
+Statements are matched to Python's `ast` ones by order (module, class and function bodies), which also
+says what the traversal's counters must skip: the functions and calls inside. If the two trees ever
+disagree, nothing is skipped.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+
+from tf2migrate.engine.ast_index import nodes
+
+_COMPOUND = {cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,)}
+_AST_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
+                 ast.Try, ast.TryStar, ast.With, ast.AsyncWith, ast.Match)
+
+
+@dataclass(frozen=True)
+class Quiet:
+    functions: int  # function definitions inside, whose scopes the traversal must not hand out
+    calls: int      # calls inside, which the traversal's call numbering must count past
+
+
+def quiet_statements(module: cst.Module, tree: ast.Module, text: str, pattern: re.Pattern, aliases) -> dict:
+    """id(LibCST statement) -> Quiet, for every statement no rule can act in."""
+    if aliases:
+        pattern = re.compile(f"{pattern.pattern}|\\b(?:{'|'.join(map(re.escape, sorted(aliases)))})\\b")
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    hits = sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)})
+    functions = sorted(n.lineno for n in nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef))
+    calls = sorted(n.lineno for n in nodes(tree, ast.Call))
+    found: dict = {}
+
+    def count(lines, start, end):
+        return bisect.bisect_right(lines, end) - bisect.bisect_left(lines, start)
+
+    def walk(cst_body, ast_body) -> bool:
+        i = 0
+        for stmt in cst_body:
+            k = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+            group = ast_body[i:i + k]
+            i += k
+            if len(group) != k or not all(_same_kind(stmt, node) for node in group):
+                return False
+            start = min([group[0].lineno] + [d.lineno for d in getattr(group[0], "decorator_list", [])])
+            end = group[-1].end_lineno
+            if count(hits, start, end) == 0:
+                found[id(stmt)] = Quiet(count(functions, start, end), count(calls, start, end))
+            elif type(stmt) in _COMPOUND and isinstance(stmt.body, cst.IndentedBlock):
+                if not walk(stmt.body.body, group[0].body):
+                    return False
+        return i == len(ast_body)
+
+    return found if walk(module.body, tree.body) else {}
+
+
+def _same_kind(stmt, node) -> bool:
+    kinds = _COMPOUND.get(type(stmt))
+    if kinds is not None:
+        return isinstance(node, kinds)
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return not isinstance(node, _AST_COMPOUND)
+    return isinstance(node, _AST_COMPOUND) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+
+
+def trigger_aliases(imports, symbols) -> set:
+    """Local names bound to a symbol word under another name: `fsp` in `... import X as fsp`."""
+    return {b.local for b in imports.bindings.values()
+            if b.target.rsplit(".", 1)[-1] in symbols and b.local != b.target.rsplit(".", 1)[-1]}

@@ -49,6 +49,9 @@ def test_trigger_words_only_in_strings_and_comments_need_no_libcst():
     "from tensorflow.compat.v1 import fixed_size_partitioner as fsp\np = fsp(3)\n",  # an imported name
     "import tensorflow.compat.v1 as tf\np = tf.fixed_size_partitioner(3)\n",
     "def f(strategy):\n    return f'{strategy.experimental_run_v2(g)}'\n",  # inside an f-string
+    "if False:\n    out = strategy.experimental_run_v2(fn)\n",  # a dead branch: the compiler keeps its names
+    "from __future__ import annotations\ndef f(s: S.experimental_run_v2):\n    pass\n",  # a string annotation
+    "strategy.experimental_run_v2(fn, **{'a': 1})\nreturn 1\n",  # compile refuses, ast accepts
 ])
 def test_trigger_words_in_code_go_to_libcst(code):
     assert _pre(code) is None

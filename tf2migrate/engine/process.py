@@ -8,6 +8,7 @@ import ast
 import dataclasses
 import difflib
 import enum
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -75,8 +76,16 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            if words or not _compiles(src.text, path):
-                tree = ast.parse(src.text, filename=path)
+            code = _compiled(src.text, path)
+            if code is not None and not words:
+                return src, FileResult(path, Status.UNCHANGED)
+            if code is not None and not _STRING_ANNOTATIONS.search(src.text):
+                spelled = _code_names(code, set())
+                if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
+                    return src, FileResult(path, Status.UNCHANGED)
+                if not attrs.isdisjoint(spelled):
+                    return src, None  # an attribute word in the code: LibCST decides
+            tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
@@ -108,14 +117,32 @@ def _may_change(tree, attrs: set, symbols: set) -> bool:
     return False
 
 
-def _compiles(text: str, path: str) -> bool:
-    """A syntax check cheaper than `ast.parse` (no Python AST objects are built). Any failure is
-    answered by `ast.parse` instead, so a file is judged exactly as before."""
+# `from __future__ import annotations` turns annotations into strings, out of the code object's names
+_STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannotations\b", re.M)
+
+
+def _compiled(text: str, path: str):
+    """The module compiled, or None. Cheaper than `ast.parse` (no Python AST objects are built), and its
+    names answer most files; any failure is answered by `ast.parse` instead, so a file is judged exactly
+    as before (`return` outside a function compiles to an error but parses)."""
     try:
-        compile(text, path, "exec", dont_inherit=True)
-        return True
+        return compile(text, path, "exec", dont_inherit=True)
     except Exception:  # SyntaxError, but also compile-only errors: ast.parse decides
-        return False
+        return None
+
+
+def _code_names(code, names: set) -> set:
+    """Every name a code object and the ones nested in it spell: variables, attributes, imported modules
+    (split at dots) and keyword names; no string literal or comment. Dead branches keep their names."""
+    for group in (code.co_names, code.co_varnames, code.co_cellvars, code.co_freevars):
+        for name in group:
+            names.update(name.split("."))
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            _code_names(const, names)
+        elif type(const) is tuple and all(type(item) is str for item in const):
+            names.update(const)  # keyword names of calls (a literal tuple of strings also lands here)
+    return names
 
 
 def _identifiers(tree) -> set:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import multiprocessing
 import os
 import re
 from dataclasses import dataclass
@@ -48,9 +49,41 @@ def _trigger_pattern(cache):
     return pattern
 
 
+class _Pool:
+    """Files that need LibCST go to worker processes as soon as the pre-pass finds them, so the workers
+    rewrite while this process is still reading and pre-checking the rest of the tree. The pool starts
+    once `POOL_THRESHOLD` such files are found, after this process has imported LibCST and the rules:
+    forked workers inherit them instead of importing them once each."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs, self.waiting, self.futures, self.pool = jobs, [], [], None
+
+    def add(self, job) -> None:
+        self.waiting.append(job)
+        if self.pool is None and self.jobs > 1 and len(self.waiting) >= POOL_THRESHOLD:
+            import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules, inherited by forked workers
+            import tf2migrate.rules.registry  # noqa: F401
+
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork") if "fork" in methods else None
+            self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+        if self.pool is not None:
+            for path, data, src, *rest in self.waiting:
+                # an `ast` tree costs more to pickle than to parse again in the worker
+                self.futures.append(self.pool.submit(_heavy, (path, data, dataclasses.replace(src, tree=None), *rest)))
+            self.waiting = []
+
+    def results(self) -> list:
+        done = [_heavy(job) for job in self.waiting]
+        if self.pool is not None:
+            with self.pool:
+                done.extend(f.result() for f in self.futures)
+        return done
+
+
 def run(candidates, options: RunOptions) -> list:
     pattern = None  # the rule modules are imported only once a file misses the cache
-    results, jobs = [], []
+    results, pool = [], _Pool(options.jobs)
     for cand in candidates:
         if cand.symlink:
             results.append(_fail(cand.path, "TFM904", "symbolic link: not followed, not written through"))
@@ -76,16 +109,8 @@ def run(candidates, options: RunOptions) -> list:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)
             continue
-        jobs.append((cand.path, data, src, content_digest, options.mode, options.selection))
-    if options.jobs > 1 and len(jobs) >= POOL_THRESHOLD:
-        workers = min(options.jobs, len(jobs))
-        jobs.sort(key=lambda job: len(job[1]), reverse=True)  # largest first: no long file left for last
-        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            # an `ast` tree costs more to pickle than to parse again in the worker
-            results.extend(pool.map(_heavy, [(p, d, dataclasses.replace(s, tree=None), *rest)
-                                             for p, d, s, *rest in jobs]))
-    else:
-        results.extend(_heavy(job) for job in jobs)
+        pool.add((cand.path, data, src, content_digest, options.mode, options.selection))
+    results.extend(pool.results())
     if options.cache:
         options.cache.remember(results)
         options.cache.save()

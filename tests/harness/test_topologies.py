@@ -67,3 +67,30 @@ def test_multi_worker_two_processes_is_equivalent(verify, tmp_path):
     assert [t for t in result.migrated.pids] and len(result.migrated.pids) == 2   # one process per worker
     assert len(result.original.pids) == 1     # a TF1 Session program is the reference: it runs as written
     assert result.verdict == "EQUIVALENT", result.reason
+
+
+def test_a_port_taken_before_its_server_starts_runs_the_pair_again(verify, tmp_path, monkeypatch):
+    """portpicker's ports are free when picked, not reserved: another process can take one first. Here one
+    is held, without SO_REUSEPORT, by a socket of this test; the first run fails to start that server and
+    the pair runs again on new ports."""
+    import socket
+
+    from tf2migrate.harness import plan
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    real, calls = plan._ports, []
+
+    def ports(n):
+        calls.append(n)
+        picked = real(n)
+        return [holder.getsockname()[1]] + picked[1:] if len(calls) == 1 else picked
+
+    monkeypatch.setattr(plan, "_ports", ports)
+    try:
+        result = verify(tf1_mlp(tmp_path, 4), keras_mlp(tmp_path, 4), cluster="multi-worker:2")
+    finally:
+        holder.close()
+    assert result.retried_ports and len(calls) == 2
+    assert result.verdict == "EQUIVALENT", result.reason

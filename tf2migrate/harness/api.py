@@ -42,6 +42,7 @@ class VerifyResult:
     rewrite_diagnostics: list = field(default_factory=list)
     accepted_fixes: list = field(default_factory=list)   # codes applied to the original to make the reference
     reference_path: str = ""
+    retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
     details: dict = field(default_factory=dict)
 
     @property
@@ -101,7 +102,6 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
                               rtol, atol, rewrite_diagnostics=diagnostics, accepted_fixes=accepted,
                               reference_path=os.path.abspath(reference) if accept_fixes else "")
         progress(f"verify {original} against {migrated} on {topology} ({mode})")
-        init, abort = os.path.join(workdir, "init.npz"), os.path.join(workdir, "original.failed")
         override = None
         if init_values is not None:
             override = os.path.join(workdir, "override.npz")
@@ -110,14 +110,23 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
             except (OSError, ValueError) as e:
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
         home = os.path.dirname(os.path.abspath(original))   # the reference copy imports the original's siblings
-        common = dict(workdir=workdir, seed=seed, max_steps=steps, timeout=timeout,
-                      on_progress=progress)
-        side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
-                            init_out=init, init_override=override, **common)
-        side_o.abort_marker, side_o.init_path = abort, init
-        side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
-                            abort_path=abort, **common)
-        result.original, result.migrated = run_sides([side_o, side_m])
+        for attempt in (1, 2):
+            # ports are picked free, but another process may take one before a server binds it: run again once
+            run_dir = os.path.join(workdir, f"run{attempt}")
+            os.makedirs(run_dir)
+            init, abort = os.path.join(run_dir, "init.npz"), os.path.join(run_dir, "original.failed")
+            common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress)
+            side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
+                                init_out=init, init_override=override, **common)
+            side_o.abort_marker, side_o.init_path = abort, init
+            side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
+                                abort_path=abort, **common)
+            result.original, result.migrated = run_sides([side_o, side_m])
+            if attempt == 2 or not any(_port_taken(s) for s in (result.original, result.migrated)):
+                break
+            progress("a port picked for the cluster was taken by another process before its server started: "
+                     "running both programs again on new ports")
+            result.retried_ports = True
         result.original_runs = [result.original]
         if mode == "statistical" and repeats > 1 and _ran(result):
             more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api, home=home,
@@ -163,6 +172,14 @@ def _judge(result):
     result.first_diverged_step, result.details = v.first_diverged_step, v.details
     result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result
+
+
+_PORT_TAKEN = ("Could not start gRPC server", "Address already in use", "Failed to add port")
+
+
+def _port_taken(side) -> bool:
+    text = f"{side.error}\n{side.stderr_tail}"
+    return side.status == "failed" and any(marker in text for marker in _PORT_TAKEN)
 
 
 def _ran(result):

@@ -207,7 +207,7 @@ def test_generated_names_do_not_collide_with_the_users():
     compile(result.code, "names.py", "exec")
 
 
-def test_estimator_inside_main_is_reported_not_converted():
+def test_estimator_in_main_is_converted_in_place():
     source = HEAD + MODEL_FN + '''def main():
     est = tf1.estimator.Estimator(model_fn=model_fn)
     est.train(input_fn, steps=1)
@@ -216,8 +216,33 @@ def test_estimator_inside_main_is_reported_not_converted():
 main()
 '''
     result = rewrite_text(source, "main.py")
-    assert result.code == source
-    assert [(d.line, d.code) for d in result.diagnostics] == [(12, "TFM302")]
+    assert (12, "TFM301") in [(d.line, d.code) for d in result.diagnostics]
+    main = result.code[result.code.index("def main():"):]
+    assert main.startswith("def main():\n    model = ") and "    model.fit(" in main and main.endswith("\n\n\nmain()\n")
+    assert "Estimator" not in result.code and "def model_fn" not in result.code   # the builder replaced it
+    compile(result.code, "main.py", "exec")
+    assert rewrite_text(result.code, "main.py").code == result.code
+
+
+def test_estimator_in_a_nested_block_or_two_functions_is_reported_not_converted():
+    nested = HEAD + MODEL_FN + '''def main(train):
+    if train:
+        est = tf1.estimator.Estimator(model_fn=model_fn)
+        est.train(input_fn, steps=1)
+'''
+    two = HEAD + MODEL_FN + '''def a():
+    est = tf1.estimator.Estimator(model_fn=model_fn)
+    est.train(input_fn, steps=1)
+
+
+def b():
+    est = tf1.estimator.Estimator(model_fn=model_fn)
+    est.train(input_fn, steps=1)
+'''
+    for source, lines in ((nested, [13]), (two, [12, 17])):
+        result = rewrite_text(source, "main.py")
+        assert result.code == source
+        assert [(d.line, d.code) for d in result.diagnostics] == [(line, "TFM302") for line in lines]
 
 
 def test_a_second_estimator_blocks():

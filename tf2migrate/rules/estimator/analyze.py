@@ -61,7 +61,7 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
     prog = None
     for i, stmt in enumerate(module.body):
         name, value = assignment(stmt)
-        if _is_estimator(value, ctx):
+        if is_estimator(value, ctx):
             if prog is None:
                 prog = Program(i, name, value, {})
             else:
@@ -78,7 +78,7 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
     return prog
 
 
-def _is_estimator(value, ctx) -> bool:
+def is_estimator(value, ctx) -> bool:
     canonical = callee(value, ctx) if value is not None else None
     return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED
 
@@ -93,24 +93,24 @@ def _builds_estimator(ctx) -> bool:
 
 
 def _elsewhere(module, ctx) -> Optional[Program]:
-    """An Estimator built somewhere else than a top-level assignment (in `main()`, say): a program that
-    only blocks, so that it is reported instead of silently left alone."""
+    """An Estimator built somewhere else than a top-level assignment: a program that only blocks, so that it
+    is reported instead of silently left alone, unless the plugin finds it directly in one function's body."""
     if ctx.tree is not None and not _builds_estimator(ctx):
         return None  # proved with the fast `ast` tree: no LibCST walk of the whole module
     found = []
 
     class _V(cst.CSTVisitor):
         def visit_Call(self, node):
-            if _is_estimator(node, ctx):
+            if is_estimator(node, ctx):
                 found.append(node)
 
     module.visit(_V())
     if not found:
         return None
     prog = Program(-1, "", found[0], {})
-    prog.blockers = [Unreadable(call, "Estimator built inside a function or expression: the conversion handles "
-                                "programs written at the top level of a module; move it there or convert by hand")
-                     for call in found]
+    why = ("Estimator built in a nested block, an expression or several functions: the conversion handles a "
+           "program at the top level of a module or directly in one function's body; move it there or convert by hand")
+    prog.blockers = [Unreadable(call, why) for call in found]
     return prog
 
 

@@ -23,7 +23,9 @@ INFOS = (
           "tf_upgrade_v2 leaves Estimator, TrainSpec, EvalSpec and train_and_evaluate untouched. The model_fn's "
           "layers become a Keras Sequential model, its loss, optimizer and eval metrics become compile() "
           "arguments, and the specs become fit() and evaluate() with the same step counts and the same input "
-          "functions, so the same batches arrive in the same order. The whole program is converted or nothing.",
+          "functions, so the same batches arrive in the same order. The whole program is converted or nothing. "
+          "It may stand at the top level of the module or in one function's body (`def main():`); there the "
+          "runs stay in the function and the model_fn's builder takes the model_fn's place.",
           severity=Severity.WARNING),
     _info("TFM302", "estimator-blocked", "a construct blocks the Estimator conversion (the file is left as it was)",
           "this blocks the Estimator conversion", "The Estimator program is converted as a whole or not at all: "

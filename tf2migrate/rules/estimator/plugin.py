@@ -10,7 +10,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, shim, strategy, uses
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, scope, shim, strategy, uses
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -20,12 +20,15 @@ class EstimatorToKeras(Plugin):
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
-        prog = analyze.find(original, ctx)
+        prog, flat = analyze.find(original, ctx), None
+        if prog is not None and prog.estimator < 0:  # not at the top level: maybe in `def main():`
+            flat = scope.flatten(original, updated, lambda value: analyze.is_estimator(value, ctx))
+            prog = analyze.find(flat.original, ctx) if flat else prog
         if prog is None or not self._allowed(prog.call):
             return updated
         saved = ctx.emit.snapshot()
         try:
-            body, notes = self._convert(prog, original, updated)
+            body, notes, marks = self._convert(prog, *((flat.original, flat.updated) if flat else (original, updated)))
         except Unreadable as problem:
             prog.blockers.append(problem)
             body = None
@@ -38,7 +41,7 @@ class EstimatorToKeras(Plugin):
             return updated
         for node, code, message in notes:
             ctx.report(node, code, message, severity=Severity.INFO)
-        return updated.with_changes(body=body)
+        return updated.with_changes(body=flat.unflatten(updated, body, marks) if flat else body)
 
     def _allowed(self, node) -> bool:
         """TFM301 is selected and not suppressed on the Estimator line (checked before anything is built)."""
@@ -59,7 +62,7 @@ class EstimatorToKeras(Plugin):
             prog.blockers.extend(model.blockers)
         if prog.blockers:
             self._more_blockers(prog, original)
-            return None, []
+            return None, [], {}
         kind = strategy.choose(prog, ctx)
         part = strategy.partitioner(prog, ctx, kind)
         for key in prog.config:
@@ -73,8 +76,9 @@ class EstimatorToKeras(Plugin):
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
         notes = list(getattr(model, "notes", [])) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
-        new_body, carried = [], None
+        new_body, carried, marks = [], None, {}  # marks: statement index -> where its output starts
         for i, stmt in enumerate(updated.body):
+            marks[i] = len(new_body)
             orig = original.body[i]
             if i in prog.removed or assemble.v1_switch(orig, ctx, notes):
                 carried = carried if carried is not None else stmt.leading_lines
@@ -96,8 +100,9 @@ class EstimatorToKeras(Plugin):
                     prog.blockers.append(problem)
             else:
                 new_body.append(assemble.render_kept(stmt, prog, ctx))
+        marks[len(updated.body)] = len(new_body)
         if prog.blockers:
-            return None, []
+            return None, [], {}
         notes += r.notes
         if prog.model_fn_index is None:  # a canned estimator: the builder goes just before the model is made
             head = w.parse(w.build_function())
@@ -105,7 +110,8 @@ class EstimatorToKeras(Plugin):
             head[0] = head[0].with_changes(leading_lines=two)
             new_body[model_at] = new_body[model_at].with_changes(leading_lines=two)
             new_body[model_at:model_at] = head
-        return new_body, notes
+            marks = {i: at + len(head) if at > model_at else at for i, at in marks.items()}
+        return new_body, notes, marks
 
     def _more_blockers(self, prog, original) -> None:
         """When the model blocks, still read the runs and hooks so that every blocking line is reported."""

@@ -10,6 +10,7 @@ import dataclasses
 import multiprocessing
 import os
 import re
+import sys
 from dataclasses import dataclass
 
 from tf2migrate.engine.cache import Cache, digest
@@ -64,8 +65,8 @@ class _Pool:
             import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules, inherited by forked workers
             import tf2migrate.rules.registry  # noqa: F401
 
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork") if "fork" in methods else None
+            # fork only on Linux: macOS offers it but its system libraries are not fork-safe
+            context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
             self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
         if self.pool is not None:
             for path, data, src, *rest in self.waiting:

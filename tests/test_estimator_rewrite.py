@@ -254,3 +254,13 @@ other.train(input_fn, steps=1)
     result = rewrite_text(source, "two.py")
     assert result.code == source
     assert 12 in [d.line for d in result.diagnostics if d.code == "TFM302"]
+
+
+def test_end_of_line_comments_of_replaced_statements_are_kept():
+    source = HEAD + MODEL_FN + '''est = tf1.estimator.Estimator(model_fn)  # one model for the whole run
+est.train(input_fn, steps=1)  # a single step: a smoke test
+'''
+    result = rewrite_text(source, "comments.py")
+    assert "model = build_model()  # one model for the whole run\n" in result.code
+    assert "model.fit(input_fn(), steps_per_epoch=1)  # a single step: a smoke test\n" in result.code
+    assert rewrite_text(result.code, "comments.py").code == result.code

@@ -17,8 +17,20 @@ V1_SWITCHES = {"tf.disable_v2_behavior", "tf.disable_eager_execution"}
 
 
 def with_lines(new: list, old) -> list:
-    if new and hasattr(old, "leading_lines"):
-        new[0] = new[0].with_changes(leading_lines=old.leading_lines)
+    """The replaced statement's blank lines and comments go with its replacement, its end-of-line comment
+    to the last simple statement of it (or above it, when it has none)."""
+    if not new or not hasattr(old, "leading_lines"):
+        return new
+    leading = list(old.leading_lines)
+    comment = old.trailing_whitespace.comment if isinstance(old, cst.SimpleStatementLine) else None
+    if comment is not None:
+        simple = [k for k, stmt in enumerate(new) if isinstance(stmt, cst.SimpleStatementLine)
+                  and stmt.trailing_whitespace.comment is None]
+        if simple:
+            new[simple[-1]] = new[simple[-1]].with_changes(trailing_whitespace=old.trailing_whitespace)
+        else:
+            leading.append(cst.EmptyLine(comment=comment))
+    new[0] = new[0].with_changes(leading_lines=leading)
     return new
 
 

@@ -16,6 +16,13 @@ import libcst as cst
 from tf2migrate.engine.imports import Binding, ImportMap
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_EMPTY = cst.Module([])
+
+
+def source(node: cst.CSTNode) -> str:
+    """A node's code exactly as written (LibCST round-trips every node)."""
+    return _EMPTY.code_for_node(node)
+
 ALIAS_CANDIDATES = ("tf", "tf2", "tensorflow_v2")
 
 

@@ -7,8 +7,7 @@ from collections import Counter
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import ImportMap, dotted
 
 
 def references(tree: ast.AST) -> Counter:
@@ -27,7 +26,7 @@ class _Remove(cst.CSTTransformer):
     def _local(self, alias: cst.ImportAlias) -> str:
         if alias.asname is not None:
             return alias.asname.name.value
-        return cst.Module([]).code_for_node(alias.name).split(".")[0]
+        return dotted(alias.name).split(".")[0]
 
     def _prune(self, updated):
         if isinstance(updated.names, cst.ImportStar):

@@ -10,20 +10,14 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.tables import CallSpec
-
-_EMPTY = cst.Module(body=[])
-
 
 @dataclass
 class Blocker:
     node: cst.CSTNode
     code: Optional[str]  # None: the rule's own code
     message: str
-
-
-def source(node: cst.CSTNode) -> str:
-    return _EMPTY.code_for_node(node)
 
 
 _TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))

@@ -12,8 +12,9 @@ import re
 
 import libcst as cst
 
-from tf2migrate.engine.facts import is_strategy
 from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.emit import source
+from tf2migrate.engine.facts import is_strategy
 from tf2migrate.engine.imports import ast_dotted, dotted
 from tf2migrate.rules.custom_loops.loss_sites import LossSites
 
@@ -63,8 +64,7 @@ class _Scan(cst.CSTVisitor):
         name = node.targets[0].target.value
         if isinstance(node.value, cst.Call) and _default_reduction_loss(node.value, self.ctx):
             self.loss_objects[name] = node.value
-        source = cst.Module([]).code_for_node(node.value)
-        if "num_replicas_in_sync" in source and isinstance(node.value, cst.BinaryOperation):
+        if isinstance(node.value, cst.BinaryOperation) and "num_replicas_in_sync" in source(node.value):
             self.global_batch_candidates.append((0, name))
         elif _GLOBAL.search(name) and not self._stack:
             self.global_batch_candidates.append((1, name))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.call_edit import append_arg, keyword_arg
 from tf2migrate.rules.custom_loops import infos
@@ -68,7 +69,7 @@ class LossScaling(Plugin):
 
     def _reduce_mean(self, original, updated, facts):
         if facts.global_batch is None:
-            value = cst.Module([]).code_for_node(original.args[0].value)
+            value = source(original.args[0].value)
             self.ctx.report(original, "TFM401", infos.REDUCE_MEAN.message + (
                 f": no global batch size found in this module; use "
                 f"`tf.nn.compute_average_loss({value}, global_batch_size=GLOBAL_BATCH_SIZE)`"), fixable=False)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator import canned, render
 
 
@@ -48,7 +49,7 @@ class Writer:
         return name
 
     def tf(self, canonical: str) -> str:
-        return render.source(self.ctx.emit.attribute(canonical))
+        return source(self.ctx.emit.attribute(canonical))
 
     def text(self, node) -> str:
         return node if isinstance(node, str) else render.text(node, self.ctx)

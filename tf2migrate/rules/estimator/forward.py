@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.layers import read_layer
 from tf2migrate.rules.estimator.render import names_in
@@ -136,7 +137,7 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         raise Unreadable(stmt, "a layer after the loss: convert the Estimator by hand")
     if layer is not None:
         if not (isinstance(layer.input, cst.Name) and layer.input.value == chain.end()):
-            what = cst.Module([]).code_for_node(layer.input)
+            what = source(layer.input)
             raise Unreadable(layer.input, f"layer input `{what}` is not the previous layer's output: "
                              "a non-sequential model needs converting by hand")
         chain.steps.append(Step(name, stmt, layer))

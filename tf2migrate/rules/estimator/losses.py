@@ -12,6 +12,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 # canonical TF1 name -> (TF1 parameters, label param, prediction param, Keras loss, extra params kept)
@@ -60,7 +61,7 @@ class Loss:
         return f"{tf('tf.keras.losses.' + self.keras)}({', '.join(args)})"
 
 
-def read_loss(call: cst.Call, ctx, source) -> Optional[Loss]:
+def read_loss(call: cst.Call, ctx) -> Optional[Loss]:
     """The Keras loss for a TF1 loss call, None if `call` is no loss; raises Unreadable if not convertible."""
     _, canonical = ctx.resolve(call.func)
     if canonical in TF1_LOSSES:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, bind
 
 PARAMS = ("labels", "predictions", "weights", "metrics_collections", "updates_collections", "name")
@@ -36,7 +37,7 @@ class Metric:
         return f"{tf('tf.keras.metrics.' + self.keras)}({', '.join(args)})"
 
 
-def read_metric(key, call: cst.Call, ctx, source, output_kind):
+def read_metric(key, call: cst.Call, ctx, output_kind):
     """The Keras metric for `key: call`; `output_kind(expr)` says what a prediction is: 'output',
     'argmax' (of the output, last axis), 'sigmoid' (of the output), 'rounded_sigmoid', 'loss', or None."""
     if not isinstance(call, cst.Call):

@@ -102,7 +102,7 @@ class _Reader:
             if ctx.resolve(value.func)[1] in GLOBAL_STEP and not value.args:
                 self.step_names.add(name)
                 return
-            loss = read_loss(value, ctx, self.source)
+            loss = read_loss(value, ctx)
             if loss is not None:
                 plan.loss, plan.loss_index = loss, index
                 self.env[name] = ("loss",)
@@ -182,7 +182,7 @@ class _Reader:
             value = el.value
             if isinstance(value, cst.Name) and self.env.get(value.value, ("",))[0] == "metric":
                 value = self.env[value.value][1]
-            metric = read_metric(el.key, value, self.ctx, self.source, self.output_kind)
+            metric = read_metric(el.key, value, self.ctx, self.output_kind)
             if metric is not None:
                 self.plan.metrics.append(metric)
 
@@ -190,7 +190,3 @@ class _Reader:
         if isinstance(expr, cst.Name) and self.env.get(expr.value) == ("loss",):
             return "loss"
         return self.plan.chain.kind_of(expr, self.ctx)
-
-    @staticmethod
-    def source(node) -> str:
-        return cst.Module([]).code_for_node(node)

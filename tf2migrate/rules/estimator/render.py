@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.engine.imports import dotted
 
-_EMPTY = cst.Module(body=[])
 SAME_PREFIXES = ("tf.data.", "tf.math.", "tf.keras.", "tf.random.", "tf.feature_column.numeric_column")
 SAME_NAMES = frozenset(
     "tf." + n for n in (
@@ -27,10 +27,6 @@ TF1_ONLY_KEYWORDS = frozenset({"keep_dims", "dimension", "reduction_indices", "a
 
 def same_in_tf2(canonical: str) -> bool:
     return canonical in SAME_NAMES or canonical.startswith(SAME_PREFIXES)
-
-
-def source(node: cst.CSTNode) -> str:
-    return _EMPTY.code_for_node(node)
 
 
 class _Respell(cst.CSTTransformer):

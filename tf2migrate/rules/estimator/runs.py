@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator import hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.uses import METHODS
@@ -35,7 +36,7 @@ class Runs:
 
     def repeats(self, input_fn) -> bool:
         node = self.prog.defs.get(input_fn.value) if isinstance(input_fn, cst.Name) else input_fn
-        return node is None or ".repeat(" in cst.Module([]).code_for_node(node)
+        return node is None or ".repeat(" in source(node)
 
     def callbacks(self, plan: hooks.HookPlan, with_early: bool) -> list:
         tf, out = self.w.tf, []
@@ -64,7 +65,7 @@ class Runs:
         m, lines = self.w.model_var, []
         ds = self.dataset(input_fn)
         if plan.stop_steps is not None:
-            if steps is not None and cst.Module([]).code_for_node(steps) != cst.Module([]).code_for_node(plan.stop_steps):
+            if steps is not None and source(steps) != source(plan.stop_steps):
                 raise Unreadable(plan.stop_steps, "StopAtStepHook and max_steps disagree: keep one of them")
             steps = plan.stop_steps
         args, epochs = [], None

@@ -13,6 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 CONFIG_PARAMS = ("model_dir", "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",
@@ -71,7 +72,7 @@ def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
     """The single partitioner of the model (None if none); raises Unreadable for several or an axis."""
     found = getattr(prog.model, "chain", None)
     found = found.partitioners if found is not None else []
-    texts = {cst.Module([]).code_for_node(expr) for _, expr in found}
+    texts = {source(expr) for _, expr in found}
     if len(texts) > 1:
         raise Unreadable(found[1][0], "several different partitioners: TF2 has one per ParameterServerStrategy; "
                          "choose one and pass it as variable_partitioner by hand")
@@ -92,15 +93,9 @@ def render_partitioner(expr, ctx, tf) -> str:
     canonical = ctx.resolve(expr.func)[1]
     params, cls, renames, first = PARTITIONERS[canonical]
     bound = bind(expr, params, canonical)
-    src = cst.Module([]).code_for_node
-    args = [src(bound[first])] if first and first in bound else []
-    args += [f"{renames[k]}={src(v)}" for k, v in bound.items() if k in renames]
+    args = [source(bound[first])] if first and first in bound else []
+    args += [f"{renames[k]}={source(v)}" for k, v in bound.items() if k in renames]
     return f"{tf('tf.distribute.experimental.partitioners.' + cls)}({', '.join(args)})"
-
-
-def _arg_source(arg: cst.Arg, text) -> str:
-    value = text(arg.value)
-    return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
 
 
 def statements(kind, var, prog, ctx, w, part_text) -> list:
@@ -112,7 +107,7 @@ def statements(kind, var, prog, ctx, w, part_text) -> list:
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
                 and expr.args)
-        args = [_arg_source(a, w.text) for a in expr.args] if keep else []
+        args = [w.arg_text(a) for a in expr.args] if keep else []
         return [w.call(f"{var} = {tf('tf.distribute.MirroredStrategy')}", args)]
     if kind == "multi-worker":
         return [f"{var} = {tf('tf.distribute.MultiWorkerMirroredStrategy')}()"]

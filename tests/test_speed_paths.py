@@ -173,6 +173,6 @@ def test_every_code_rule_wakes_on_its_declared_words():
     assert sorted(cls.wake for cls in CODE_RULES) == sorted(WAKE)   # one entry per rule, none left over
     pattern = trigger_pattern()
     for cls in CODE_RULES:
-        plugin = cls.__new__(cls)
-        for word in plugin.triggers() | plugin.symbol_triggers():
+        attrs, symbols = WAKE[cls.wake]
+        for word in attrs | symbols:
             assert pattern.fullmatch(word), (cls.__name__, word)

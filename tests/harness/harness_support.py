@@ -19,7 +19,7 @@ def remember(result):
     for side in [result.migrated] + list(result.original_runs):
         if side is not None:
             _seen["pids"].update(side.pids)
-            _seen["ports"].update(side.ports)
+    _seen["ports"].update(result.ports)
     return result
 
 

@@ -9,6 +9,7 @@ import click
 from tf2migrate import __version__
 from tf2migrate.cli.catalog import explain, rules
 from tf2migrate.cli.rewrite import check, rewrite
+from tf2migrate.cli.verify_cmd import verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,10 +22,4 @@ main.add_command(rewrite)
 main.add_command(check)
 main.add_command(rules)
 main.add_command(explain)
-
-try:  # the verify command is optional until the harness is installed
-    from tf2migrate.cli.verify_cmd import verify
-
-    main.add_command(verify)
-except ImportError:  # pragma: no cover
-    pass
+main.add_command(verify)  # its body imports the harness (and TensorFlow) only when it runs

@@ -69,7 +69,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         mode=mode,
         selection=selection,
         jobs=jobs or int(settings.get("jobs", os.cpu_count() or 1)),
-        cache=Cache(rules_fingerprint(selection, tables_dir()), enabled=use_cache),
+        cache=Cache(rules_fingerprint(selection, tables_dir())) if use_cache else None,
     )
     force = force_exclude if force_exclude is not None else bool(settings.get("force-exclude", False))
     results = run(gather(paths, DEFAULT_EXCLUDES + excludes, extra, force), options)

@@ -49,16 +49,15 @@ TRIGGERS = "trigger-pattern"  # not an absolute path, so never a file's entry
 
 
 class Cache:
-    def __init__(self, key: str, enabled: bool = True) -> None:
-        self.enabled = enabled
+    """A run without a cache (`--no-cache`) has none at all: the runner takes `cache=None`."""
+
+    def __init__(self, key: str) -> None:
         self.file = cache_dir() / f"cache-{key}.json"
-        self.entries: dict = {}
         self.dirty = False
-        if enabled:
-            try:
-                self.entries = json.loads(self.file.read_text())
-            except (OSError, ValueError):
-                self.entries = {}
+        try:
+            self.entries: dict = json.loads(self.file.read_text())
+        except (OSError, ValueError):
+            self.entries = {}
 
     def lookup(self, path: str, content_digest: str):
         """The cached diagnostics of a clean file, or None."""
@@ -69,7 +68,7 @@ class Cache:
         return self._lookup(path, content_digest, PENDING)
 
     def _lookup(self, path: str, content_digest: str, kind: str):
-        entry = self.entries.get(os.path.abspath(path)) if self.enabled else None
+        entry = self.entries.get(os.path.abspath(path))
         if entry and entry[0] == content_digest and (entry[2] if len(entry) > 2 else CLEAN) == kind:
             # the path as given this time, not as it was spelled when the entry was made
             return [dataclasses.replace(Diagnostic.from_json(d), path=path) for d in entry[1]]
@@ -77,19 +76,17 @@ class Cache:
 
     def trigger_pattern(self):
         """(source, flags) of the pre-pass regex the rules of this key make, or None."""
-        saved = self.entries.get(TRIGGERS) if self.enabled else None
+        saved = self.entries.get(TRIGGERS)
         if isinstance(saved, list) and len(saved) == 2 and isinstance(saved[0], str) and isinstance(saved[1], int):
             return saved[0], saved[1]
         return None
 
     def remember_trigger_pattern(self, source: str, flags: int) -> None:
-        if self.enabled and self.entries.get(TRIGGERS) != [source, flags]:
+        if self.entries.get(TRIGGERS) != [source, flags]:
             self.entries[TRIGGERS] = [source, flags]
             self.dirty = True
 
     def remember(self, results) -> None:
-        if not self.enabled:
-            return
         for r in results:
             if r.status in (Status.UNCHANGED, Status.CHANGED) and r.digest:
                 key = os.path.abspath(r.path)
@@ -101,7 +98,7 @@ class Cache:
                     self.dirty = True
 
     def save(self) -> None:
-        if not (self.enabled and self.dirty):
+        if not self.dirty:
             return
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)

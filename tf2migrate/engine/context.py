@@ -30,7 +30,6 @@ class Context:
     infos: dict  # code -> RuleInfo
     diagnostics: list = field(default_factory=list)
     scopes: list = field(default_factory=list)  # stack of locally bound names
-    functions: list = field(default_factory=list)  # stack of enclosing FunctionDef nodes (original)
     module: Optional[cst.Module] = None
     references: Counter = field(default_factory=Counter)  # import binding -> references seen
     memo: dict = field(default_factory=dict)  # per-module analyses that rules share, built on first use

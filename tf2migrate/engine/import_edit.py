@@ -68,8 +68,6 @@ class PartialRetarget(Exception):
 def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree) -> str:
     """The final code. `seen` counts the references to each binding that the traversal met;
     `tree` is the original source parsed by `ast`."""
-    if updated is original:
-        return original.code
     partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
     if partial:
         raise PartialRetarget(partial)

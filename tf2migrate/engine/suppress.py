@@ -11,6 +11,8 @@ import re
 import tokenize
 from dataclasses import dataclass, field
 
+from tf2migrate.engine.diagnostics import code_matches
+
 MARK = "tf2migrate:"
 _PATTERN = re.compile(r"#\s*tf2migrate:\s*skip(?P<file>-file)?(?:\[(?P<codes>[^\]]*)\])?")
 ALL = frozenset({"ALL"})
@@ -22,16 +24,12 @@ class Suppressions:
     lines: dict = field(default_factory=dict)  # line -> frozenset of code prefixes
 
     def covers(self, code: str, first_line: int, last_line: int) -> bool:
-        if _matches(code, self.whole_file):
+        if code_matches(code, self.whole_file):
             return True
         for line in range(first_line, last_line + 1):
-            if _matches(code, self.lines.get(line, ())):
+            if code_matches(code, self.lines.get(line, ())):
                 return True
         return False
-
-
-def _matches(code: str, prefixes) -> bool:
-    return any(p == "ALL" or code.startswith(p) for p in prefixes)
 
 
 def _codes(match: re.Match) -> frozenset:

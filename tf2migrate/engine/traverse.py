@@ -13,28 +13,26 @@ HOOKS = ("leave_call", "leave_reference", "leave_assign", "leave_module")
 
 
 class Traversal(cst.CSTTransformer):
-    def __init__(self, ctx, plugins, quiet=None) -> None:
+    def __init__(self, ctx, plugins, quiet: dict) -> None:
         super().__init__()
         self.ctx = ctx
         self.hooks = {h: [getattr(p, h) for p in plugins if hasattr(p, h)] for h in HOOKS}
         self._not_refs: set = set()  # ids of Name nodes that are not references
         self._call_funcs: set = set()
         self._scopes = FunctionScopes(ctx.tree)
-        self._quiet = quiet or {}  # id(statement) -> skip.Quiet: statements no rule can act in
-        self._stepped_over: set = set()
+        self._quiet = quiet  # id(statement) -> skip.Quiet: statements no rule can act in
 
     # statements no rule can act in are not entered (engine/skip.py)
     def on_visit(self, node) -> bool:
         quiet = self._quiet.get(id(node))
         if quiet is None:
             return super().on_visit(node)
-        self._stepped_over.add(id(node))
         self._scopes.skip(quiet.functions)
         self.ctx.positions.skip_calls(quiet.calls)
         return False
 
     def on_leave(self, original, updated):
-        if id(original) in self._stepped_over:
+        if id(original) in self._quiet:  # LibCST leaves every node it visited, stepped over or not
             return updated
         return super().on_leave(original, updated)
 
@@ -42,11 +40,9 @@ class Traversal(cst.CSTTransformer):
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._not_refs.add(id(node.name))
         self.ctx.scopes.append(self._scopes.next_for(node))
-        self.ctx.functions.append(node)
 
     def leave_FunctionDef(self, original, updated):
         self.ctx.scopes.pop()
-        self.ctx.functions.pop()
         return updated
 
     def visit_Lambda(self, node: cst.Lambda) -> None:

@@ -66,7 +66,8 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         var = original(*bound.args, **bound.kwargs)
         name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
         recorder.add_variable(name, shape)
-        (recorder.aligned if value is not None else recorder.unaligned).append(name)
+        if value is not None:
+            recorder.aligned.append(name)
         if recorder.spec.get("init_out"):
             with tf.init_scope():
                 try:
@@ -97,7 +98,8 @@ def _wrap_shim_variables(recorder, aligner, tf):
         if trainable and var.trainable:
             cleaned = clean_name(var.name)
             recorder.add_variable(cleaned, var.shape.as_list())
-            (recorder.aligned if value is not None else recorder.unaligned).append(cleaned)
+            if value is not None:
+                recorder.aligned.append(cleaned)
         return var
 
     store._get_single_variable = _get_single_variable

@@ -41,7 +41,7 @@ def main(spec_path):
         _prepare(spec, recorder)
         strategy = spec.get("_strategy")
         sys.argv = [spec["script"]] + list(spec.get("argv", []))
-        sys.path.insert(0, spec.get("home") or os.path.dirname(os.path.abspath(spec["script"])))
+        sys.path.insert(0, spec["home"])
         try:
             if strategy is not None:
                 with strategy.scope():

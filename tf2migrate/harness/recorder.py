@@ -26,14 +26,12 @@ class Recorder:
         self.variables = []         # [{"name", "shape"}] in creation order
         self.initial_values = {}    # name -> numpy array (only the original side dumps them)
         self.aligned = []           # names of migrated variables that got the original's value
-        self.unaligned = []
         self.capture_kinds = set()  # "estimator", "session", "keras", "tape"
         self.notes = []
         self.api = None
         self.times = []             # wall time of each step, to merge the tasks of a TF1 cluster
         self.ports = []
         self.lock = threading.Lock()
-        self.started = time.time()
         self._init_dumped = False
         self.finalizers = []        # run before the results are written (e.g. reading DTensor buffers)
 
@@ -43,8 +41,6 @@ class Recorder:
             self.capture_kinds.add(kind)
             self.losses.append(float(value))
             self.times.append(time.time())
-            if self.spec.get("echo_steps"):
-                print(f"[tf2migrate] step {len(self.losses)} loss {float(value)!r}", flush=True)
 
     def cap_reached(self):
         return self.max_steps is not None and len(self.losses) >= self.max_steps
@@ -87,11 +83,9 @@ class Recorder:
             "api": self.api,
             "variables": self.variables,
             "aligned": self.aligned,
-            "unaligned": self.unaligned,
             "capture": sorted(self.capture_kinds),
             "notes": self.notes,
             "ports": self.ports,
-            "seconds": time.time() - self.started,
         }
         tmp = self.spec["results"] + ".tmp"
         with open(tmp, "w") as f:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tf2migrate.engine.diagnostics import Severity
-from tf2migrate.rules.wake_words import WAKE
 
 FIX_KINDS = ("automatic", "partial", "report only")
 
@@ -37,20 +36,10 @@ class Plugin:
     """
 
     infos: tuple = ()
-    wake: str = ""   # this rule's entry in `wake_words.WAKE`
+    wake: str = ""   # this rule's entry in `wake_words.WAKE`: the words whose absence proves it idle
 
     def __init__(self, ctx) -> None:
         self.ctx = ctx
-
-    def triggers(self) -> set:
-        """Words whose absence from a file's code proves this plugin has nothing to do there
-        (attribute or method names: they count on any receiver)."""
-        return set(WAKE[self.wake][0]) if self.wake else set()
-
-    def symbol_triggers(self) -> set:
-        """Words that only count where they name a TensorFlow symbol through the file's imports
-        (`tf.estimator.Estimator`, not `my_lib.Estimator`)."""
-        return set(WAKE[self.wake][1]) if self.wake else set()
 
     def sees_every_statement(self) -> bool:
         """True when this rule, in this module, may act inside statements that hold none of its words:

@@ -10,21 +10,15 @@ from tf2migrate.engine.facts import is_strategy
 from tf2migrate.engine.imports import dotted
 
 
-def _first(call: cst.Call, keyword: str):
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    for arg in call.args:
-        if arg.keyword is None and not arg.star:
-            return arg.value
-    return None
+def _first_positional(call: cst.Call):
+    return next((arg.value for arg in call.args if arg.keyword is None and not arg.star), None)
 
 
 def reduce_op_first(call: cst.Call, ctx) -> bool:
     """`x.reduce(tf.distribute.ReduceOp.SUM, v)` or `x.reduce("mean", v)`: a strategy reduce."""
     if any(a.keyword is not None and a.keyword.value == "reduce_op" for a in call.args):
         return True
-    first = _first(call, "reduce_op")
+    first = _first_positional(call)
     name = dotted(first) if first is not None else None
     if name is not None and name.split(".")[-2:-1] == ["ReduceOp"]:
         return True

@@ -15,7 +15,7 @@ import libcst as cst
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.emit import source
 from tf2migrate.engine.facts import is_strategy
-from tf2migrate.engine.imports import ast_dotted, dotted
+from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.custom_loops.loss_sites import LossSites
 
 RUN_METHODS = {"run", "experimental_run_v2", "call_for_each_replica"}
@@ -156,11 +156,3 @@ def loop_facts(ctx) -> LoopFacts:
         ctx.memo["loops"] = LoopFacts(ctx, ctx.module) if _runs_on_a_strategy(ctx) else _NoLoop()
     return ctx.memo["loops"]
 
-
-def in_replica_fn(ctx) -> bool:
-    facts = loop_facts(ctx)
-    return any(fn in facts.replica_fns for fn in ctx.functions)
-
-
-def name_of(expr) -> str:
-    return dotted(expr) or ""

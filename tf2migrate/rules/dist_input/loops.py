@@ -70,7 +70,7 @@ class _Loops(cst.CSTVisitor):
 class _CallsWithDist(cst.CSTVisitor):
     """Which parameters of which functions receive a distributed dataset: `train(dist_ds)`."""
 
-    def __init__(self, ctx, dist_names: set, defs: dict) -> None:
+    def __init__(self, dist_names: set, defs: dict) -> None:
         self.dist_names, self.defs = dist_names, defs
         self.params: dict = {}
 
@@ -90,7 +90,7 @@ def find(ctx, module: cst.Module) -> list:
     facts = input_facts(ctx)
     if not facts.distributes:
         return []
-    calls = _CallsWithDist(ctx, facts.dist_names, facts.defs)
+    calls = _CallsWithDist(facts.dist_names, facts.defs)
     module.visit(calls)
     loops = _Loops(ctx, facts.dist_names, calls.params)
     module.visit(loops)

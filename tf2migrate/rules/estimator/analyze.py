@@ -51,9 +51,6 @@ class Program:
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
-    notes: list = field(default_factory=list)
-
-
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:

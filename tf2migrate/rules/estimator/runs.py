@@ -22,7 +22,6 @@ class Runs:
         self.w = writer
         self.prog, self.ctx = writer.prog, writer.ctx
         self.notes: list = []
-        self.n_train = 0
 
     def dataset(self, input_fn) -> str:
         if isinstance(input_fn, cst.Name):
@@ -38,18 +37,19 @@ class Runs:
         node = self.prog.defs.get(input_fn.value) if isinstance(input_fn, cst.Name) else input_fn
         return node is None or ".repeat(" in source(node)
 
-    def callbacks(self, plan: hooks.HookPlan, with_early: bool) -> list:
+    def callbacks(self, plan: hooks.HookPlan, patience=None) -> list:
+        """`patience`: in evaluations, for the EarlyStopping of a plan that has one."""
         tf, out = self.w.tf, []
         for every in plan.logging_every:
             out.append(f"{tf('tf.keras.callbacks.LambdaCallback')}(\n{self.w.indent * 3}on_train_batch_end="
                        f"lambda batch, logs: print(batch, logs) if batch % {self.w.text(every)} == 0 else None)")
-        if with_early and plan.early is not None:
+        if plan.early is not None:
             e = plan.early
             metric = literal(e.metric)
             if not isinstance(metric, str):
                 raise Unreadable(e.metric, "early stopping on a metric name that is not a string literal")
             out.append(f"{tf('tf.keras.callbacks.EarlyStopping')}(monitor={('val_' + metric)!r}, "
-                       f"patience={self.patience}, mode={e.mode!r})".replace("'", '"'))
+                       f"patience={patience}, mode={e.mode!r})".replace("'", '"'))
         model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
         if model_dir is not None:
             freq = self.prog.config.get("save_checkpoints_steps")
@@ -68,7 +68,7 @@ class Runs:
             if steps is not None and source(steps) != source(plan.stop_steps):
                 raise Unreadable(plan.stop_steps, "StopAtStepHook and max_steps disagree: keep one of them")
             steps = plan.stop_steps
-        args, epochs = [], None
+        args, epochs, patience = [], None, None
         if plan.early is not None:
             every = self.prog.config.get("save_checkpoints_steps")
             n, k = literal(steps), literal(every)
@@ -76,7 +76,7 @@ class Runs:
                 raise Unreadable(plan.early.node, "early stopping needs TrainSpec(max_steps=N) and "
                                  "RunConfig(save_checkpoints_steps=K) literals with N % K == 0")
             without = literal(plan.early.steps_without)
-            self.patience = -(-without // k) if isinstance(without, int) else 1
+            patience = -(-without // k) if isinstance(without, int) else 1
             epochs, steps = n // k, every
         if steps is None and self.w.kind == "parameter-server":
             # Every TF1 training task (chief and workers) read the whole input once; the TF2 workers are
@@ -101,7 +101,7 @@ class Runs:
             args.append(f"validation_data={self.dataset(eval_fn)}")
             if eval_steps is not None:
                 args.append(f"validation_steps={self.w.text(eval_steps)}")
-        cbs = self.callbacks(plan, True)
+        cbs = self.callbacks(plan, patience)
         one = f"callbacks=[{', '.join(cbs)}]"
         if cbs and ("\n" in one or len(one) > 92):
             i = self.w.indent
@@ -159,7 +159,6 @@ class Runs:
             if "max_steps" in bound and self.prog.train_calls > 1:
                 raise Unreadable(bound["max_steps"], "max_steps counts from the start of all training, and this "
                                  "program trains more than once: use steps= (what each fit call runs)")
-            self.n_train += 1
             plan = hooks.read_hooks(bound.get("hooks"), self.prog, self.ctx)
             if plan.early is not None:
                 raise Unreadable(plan.early.node, "early stopping in estimator.train(): use EarlyStopping by hand")

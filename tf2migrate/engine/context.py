@@ -40,7 +40,7 @@ class Context:
     @property
     def facts(self) -> Facts:
         if self._facts is None:
-            self._facts = Facts(self, self.tree)
+            self._facts = Facts(self)
         return self._facts
 
     def shadowed(self, name: str) -> bool:

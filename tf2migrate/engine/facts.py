@@ -16,9 +16,10 @@ from tf2migrate.engine.imports import ast_dotted, dotted
 class Facts:
     """Read from Python's `ast` (fast), keyed by dotted text, so LibCST nodes can ask by `dotted()`."""
 
-    def __init__(self, ctx, tree: ast.AST) -> None:
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
         self.made_by: dict = {}  # dotted target -> set of canonical callee names
-        for node in nodes(tree, ast.Assign, ast.AnnAssign):
+        for node in nodes(ctx.tree, ast.Assign, ast.AnnAssign):
             if isinstance(node, ast.Assign):
                 targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -27,18 +28,17 @@ class Facts:
                 continue
             if not isinstance(value, ast.Call):
                 continue
-            callee = ast_dotted(value.func)
-            canonical = ctx.imports.resolve_dotted(callee)[1] if callee else None
+            canonical = ctx.imports.ast_canonical(value.func)
             if canonical:
                 for target in targets:
                     name = ast_dotted(target)
                     if name:
                         self.made_by.setdefault(name, set()).add(canonical)
 
-    def made_by_any(self, expr: cst.BaseExpression, predicate, ctx) -> bool:
+    def made_by_any(self, expr: cst.BaseExpression, predicate) -> bool:
         """True if `expr` is, or names something assigned from, a call to a matching TF symbol."""
         if isinstance(expr, cst.Call):
-            _, canonical = ctx.resolve(expr.func)
+            _, canonical = self.ctx.resolve(expr.func)
             return bool(canonical) and predicate(canonical)
         name = dotted(expr)
         return name is not None and any(predicate(c) for c in self.made_by.get(name, ()))

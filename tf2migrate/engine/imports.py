@@ -99,6 +99,10 @@ class ImportMap:
         Scope-free, for whole-module analyses; rules inside the traversal use `Context.resolve`."""
         return self.resolve(expr)[1]
 
+    def ast_canonical(self, node: ast.AST) -> Optional[str]:
+        """`canonical` for an `ast` node (the fast tree of whole-module analyses)."""
+        return self.resolve_dotted(ast_dotted(node))[1]
+
     def resolve_dotted(self, name: str) -> tuple[Optional[str], Optional[str]]:
         head, _, rest = name.partition(".")
         binding = self.bindings.get(head)

@@ -30,7 +30,7 @@ def reduce_op_first(call: cst.Call, ctx) -> bool:
 def strategy_receiver(call: cst.Call, ctx) -> bool:
     """`strategy.unwrap(v)` where `strategy` was built by a strategy constructor in this module."""
     func = call.func
-    return isinstance(func, cst.Attribute) and ctx.facts.made_by_any(func.value, is_strategy, ctx)
+    return isinstance(func, cst.Attribute) and ctx.facts.made_by_any(func.value, is_strategy)
 
 
 CHECKS = {"reduce-op-first": reduce_op_first, "strategy-receiver": strategy_receiver}

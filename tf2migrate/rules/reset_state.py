@@ -31,7 +31,7 @@ class ResetState(Plugin):
     def leave_call(self, original: cst.Call, updated: cst.Call):
         if original.args or not on_object(original, "reset_states", self.ctx):
             return updated
-        if not self.ctx.facts.made_by_any(original.func.value, is_keras_metric, self.ctx):
+        if not self.ctx.facts.made_by_any(original.func.value, is_keras_metric):
             self.ctx.report(original, "TFM113", "`reset_states()` on an object not known to be a Keras "
                             "metric: if it is one, call `reset_state()` (RNN layers keep `reset_states`)",
                             fixable=False, severity=Severity.INFO)

@@ -56,7 +56,7 @@ class _Scan(cst.CSTVisitor):
         receiver = func.value
         if isinstance(receiver, cst.Attribute) and receiver.attr.value == "extended":
             receiver = receiver.value
-        return self.ctx.facts.made_by_any(receiver, is_strategy, self.ctx)
+        return self.ctx.facts.made_by_any(receiver, is_strategy)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
@@ -142,7 +142,7 @@ def _runs_on_a_strategy(ctx) -> bool:
             if isinstance(receiver, ast.Attribute) and receiver.attr == "extended":
                 receiver = receiver.value
             if isinstance(receiver, ast.Call):
-                callee = ctx.imports.resolve_dotted(ast_dotted(receiver.func))[1] if ast_dotted(receiver.func) else None
+                callee = ctx.imports.ast_canonical(receiver.func)
                 if callee and is_strategy(callee):
                     return True
             elif any(is_strategy(c) for c in ctx.facts.made_by.get(ast_dotted(receiver), ())):

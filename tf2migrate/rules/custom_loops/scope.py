@@ -31,7 +31,7 @@ class _Outside(cst.CSTVisitor):
         for item in node.items:
             call = item.item
             if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "scope":
-                if self.ctx.facts.made_by_any(call.func.value, is_strategy, self.ctx):
+                if self.ctx.facts.made_by_any(call.func.value, is_strategy):
                     return True
         return False
 

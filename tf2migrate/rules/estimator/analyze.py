@@ -14,7 +14,6 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.estimator import canned, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
@@ -82,8 +81,7 @@ def is_estimator(value, ctx) -> bool:
 
 def _builds_estimator(ctx) -> bool:
     for node in nodes(ctx.tree, ast.Call):
-        name = ast_dotted(node.func)
-        canonical = ctx.imports.resolve_dotted(name)[1] if name else None
+        canonical = ctx.imports.ast_canonical(node.func)
         if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED:
             return True
     return False

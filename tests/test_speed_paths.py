@@ -51,6 +51,7 @@ def test_trigger_words_only_in_strings_and_comments_need_no_libcst():
     "def f(strategy):\n    return f'{strategy.experimental_run_v2(g)}'\n",  # inside an f-string
     "if False:\n    out = strategy.experimental_run_v2(fn)\n",  # a dead branch: the compiler keeps its names
     "from __future__ import annotations\ndef f(s: S.experimental_run_v2):\n    pass\n",  # a string annotation
+    "import tensorflow as tf\ndef f():\n    s: tf.contrib.distribute.MirroredStrategy = None\n",  # a local's annotation
     "strategy.experimental_run_v2(fn, **{'a': 1})\nreturn 1\n",  # compile refuses, ast accepts
 ])
 def test_trigger_words_in_code_go_to_libcst(code):

@@ -15,7 +15,7 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap, ast_dotted
+from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
@@ -79,8 +79,11 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
             code = _compiled(src.text, path)
             if code is not None and not words:
                 return src, FileResult(path, Status.UNCHANGED)
-            if code is not None and not _STRING_ANNOTATIONS.search(src.text):
-                spelled = _code_names(code, set())
+            spelled = _code_names(code, set()) if code is not None else None
+            if spelled is not None and (_STRING_ANNOTATIONS.search(src.text)
+                                        or _in_local_annotation(src.text, words - spelled)):
+                spelled = None  # names the code object lacks: only `ast` has every one
+            if spelled is not None:
                 if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
                     return src, FileResult(path, Status.UNCHANGED)
                 if not attrs.isdisjoint(spelled):
@@ -91,15 +94,15 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
-    if not words or not _may_change(tree, attrs, symbols):
+    identifiers = spelled if spelled is not None else _identifiers(tree)
+    if not words or not _may_change(tree, attrs, symbols, identifiers):
         return src, FileResult(path, Status.UNCHANGED)
     return dataclasses.replace(src, tree=tree), None
 
 
-def _may_change(tree, attrs: set, symbols: set) -> bool:
+def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
     """An attribute word spelled in the code, or a symbol word that names TensorFlow through
     the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not)."""
-    identifiers = _identifiers(tree)
     if not attrs.isdisjoint(identifiers):
         return True
     symbols &= identifiers
@@ -111,14 +114,23 @@ def _may_change(tree, attrs: set, symbols: set) -> bool:
             if any(alias.name in symbols for alias in node.names):
                 return True  # `from tensorflow... import X as y`: y may be used under its alias
         elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
-            name = ast_dotted(node)
-            if name and imports.resolve_dotted(name)[1]:
+            if imports.ast_canonical(node):
                 return True
     return False
 
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names
 _STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannotations\b", re.M)
+
+
+def _in_local_annotation(text: str, words: set) -> bool:
+    """A word on a line shaped like an annotated assignment in a block (`    s: tf.X = ...`): the compiler
+    keeps no trace of a local variable's annotation, so only `ast` can say whether the word is code
+    there. A docstring line `    name: text` looks the same and only costs the `ast` parse."""
+    if not words:
+        return False
+    alternation = "|".join(map(re.escape, sorted(words)))
+    return re.search(rf"^[ \t]+[A-Za-z_][\w.]*(?:\[[^\n]*\])?[ \t]*:[^\n]*\b(?:{alternation})\b", text, re.M) is not None
 
 
 def _compiled(text: str, path: str):
@@ -152,8 +164,8 @@ def _identifiers(tree) -> set:
     for node in all_nodes(tree):
         if isinstance(node, ast.Constant):
             continue
-        for field in node._fields:
-            value = getattr(node, field, None)
+        for attr in node._fields:
+            value = getattr(node, attr, None)
             if type(value) is str:
                 names.update(value.split("."))
             elif type(value) is list:

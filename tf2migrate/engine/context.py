@@ -15,6 +15,7 @@ from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.facts import Facts
 from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.positions import Place
 from tf2migrate.engine.selection import Selection  # noqa: F401 (defined there, still importable here)
 from tf2migrate.engine.suppress import Suppressions
 
@@ -56,6 +57,17 @@ class Context:
             return None, None
         return self.imports.resolve(expr)
 
+    def allowed(self, node: cst.CSTNode, code: str) -> bool:
+        """`code` is selected and not suppressed where `node` stands: what `report` checks, asked before
+        a rule builds anything."""
+        return self._gate(node, code) is not None
+
+    def _gate(self, node, code):
+        if not self.selection.enabled(code):
+            return None
+        place = self.positions.place(node) or Place(1, 1, 1)
+        return None if self.suppressions.covers(code, place.line, place.end_line) else place
+
     def report(
         self,
         node: cst.CSTNode,
@@ -66,13 +78,11 @@ class Context:
         severity: Optional[Severity] = None,
     ) -> bool:
         """Record a finding at `node`; True when its fix may be applied."""
+        place = self._gate(node, code)
+        if place is None:
+            return False
+        line, col = place.line, place.col
         info = self.infos.get(code)
-        if not self.selection.enabled(code):
-            return False
-        place = self.positions.place(node)
-        line, col, last = (place.line, place.col, place.end_line) if place else (1, 1, 1)
-        if self.suppressions.covers(code, line, last):
-            return False
         fixable = info.fixable if fixable is None and info else bool(fixable)
         self.diagnostics.append(
             Diagnostic(

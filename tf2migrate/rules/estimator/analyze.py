@@ -53,7 +53,7 @@ class Program:
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:
-    """The first Estimator program of the module (None if there is none)."""
+    """The Estimator program at the top level of the module (None if there is none there)."""
     prog = None
     for i, stmt in enumerate(module.body):
         name, value = assignment(stmt)
@@ -64,7 +64,7 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
                 prog.blockers.append(Unreadable(value, "a second Estimator in this file: the conversion handles one "
                                                 "Estimator program per file; split the file or convert by hand"))
     if prog is None:
-        return _elsewhere(module, ctx)
+        return None
     try:
         prog.bound = bind(prog.call, canned.CANNED.get(callee(prog.call, ctx), ESTIMATOR_PARAMS), "Estimator")
     except Unreadable as problem:
@@ -87,9 +87,9 @@ def _builds_estimator(ctx) -> bool:
     return False
 
 
-def _elsewhere(module, ctx) -> Optional[Program]:
-    """An Estimator built somewhere else than a top-level assignment: a program that only blocks, so that it
-    is reported instead of silently left alone, unless the plugin finds it directly in one function's body."""
+def elsewhere(module, ctx) -> Optional[Program]:
+    """An Estimator built somewhere `find` and `scope.flatten` do not read: a program that only blocks, so
+    that it is reported instead of silently left alone."""
     if ctx.tree is not None and not _builds_estimator(ctx):
         return None  # proved with the fast `ast` tree: no LibCST walk of the whole module
     found = []

@@ -21,10 +21,10 @@ class EstimatorToKeras(Plugin):
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
         prog, flat = analyze.find(original, ctx), None
-        if prog is not None and prog.estimator < 0:  # not at the top level: maybe in `def main():`
+        if prog is None:  # not at the top level: in `def main():`, or somewhere it only gets reported
             flat = scope.flatten(original, updated, lambda value: analyze.is_estimator(value, ctx))
-            prog = analyze.find(flat.original, ctx) if flat else prog
-        if prog is None or not self._allowed(prog.call):
+            prog = analyze.find(flat.original, ctx) if flat else analyze.elsewhere(original, ctx)
+        if prog is None or not ctx.allowed(prog.call, "TFM301"):
             return updated
         saved = ctx.emit.snapshot()
         try:
@@ -42,13 +42,6 @@ class EstimatorToKeras(Plugin):
         for node, code, message in notes:
             ctx.report(node, code, message, severity=Severity.INFO)
         return updated.with_changes(body=flat.unflatten(updated, body, marks) if flat else body)
-
-    def _allowed(self, node) -> bool:
-        """TFM301 is selected and not suppressed on the Estimator line (checked before anything is built)."""
-        ctx = self.ctx
-        place = ctx.positions.place(node)
-        first, last = (place.line, place.end_line) if place else (1, 1)
-        return ctx.selection.enabled("TFM301") and not ctx.suppressions.covers("TFM301", first, last)
 
     def _convert(self, prog, original, updated):
         ctx = self.ctx

@@ -28,7 +28,10 @@ chained = (tf.data.Dataset.range(8)
            .batch(4))
 '''
 
-SOURCES = [TRICKY] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "fixtures").glob("*/*.before.py"))[:12]]
+# a form feed (some old files separate sections with one) is no line break to Python, but is to str.splitlines
+FORM_FEED = "import tensorflow as tf\n\x0c\nx = 1; y = f(g(2))\n\x0c# page two\nz = h(3)\n"
+
+SOURCES = [TRICKY, FORM_FEED] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "fixtures").glob("*/*.before.py"))[:12]]
 
 
 class _AllCalls(cst.CSTVisitor):

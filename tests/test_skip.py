@@ -85,6 +85,13 @@ def test_statements_without_rule_words_are_stepped_over_and_counted():
     assert counts == [(0, 0), (0, 0), (1, 2), (1, 3)]     # defs and calls inside, decorators included
 
 
+def test_old_mac_line_endings_count_as_lines():
+    text = "import tensorflow as tf\rx = 1\rdef f(strategy):\r    return strategy.experimental_run_v2(g)\r"
+    found, _ = _quiet_lines(text)
+    assert "def f(strategy):" not in found          # its rule word is on its own (CR-ended) line
+    assert "strategy.run(g)" in rewrite_text(text).code
+
+
 def test_an_alias_of_a_rule_word_keeps_its_statement():
     found, _ = _quiet_lines(SHAPES)
     assert "def step(self):" not in found          # `fsp` is fixed_size_partitioner under another name

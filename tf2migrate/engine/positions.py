@@ -8,6 +8,7 @@ trees, falls back to `PositionProvider`.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -15,6 +16,10 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted, dotted
+
+
+# Line breaks as Python's tokenizer counts them (`str.splitlines` also breaks at \f, \v, \x1c, \u2028...)
+NEWLINE = re.compile(r"\r\n?|\n")
 
 
 @dataclass(frozen=True)
@@ -34,7 +39,7 @@ class _Calls(cst.CSTVisitor):
 
 class Positions:
     def __init__(self, module: cst.Module, tree, text: str) -> None:
-        self.module, self.tree, self.lines = module, tree, text.splitlines()
+        self.module, self.tree, self.lines = module, tree, NEWLINE.split(text)
         self._calls = None  # (libcst id -> index, [ast.Call in source order])
         self._full = None
         self._seen: dict = {}  # calls numbered by the main traversal as it meets them

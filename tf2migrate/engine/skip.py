@@ -20,10 +20,12 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.positions import NEWLINE
 
 _COMPOUND = {cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,)}
-_AST_COMPOUND = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
-                 ast.Try, ast.TryStar, ast.With, ast.AsyncWith, ast.Match)
+_AST_COMPOUND = tuple(getattr(ast, kind) for kind in (  # TryStar (3.11) and Match (3.10) only where they exist
+    "FunctionDef", "AsyncFunctionDef", "ClassDef", "If", "For", "AsyncFor", "While", "Try", "TryStar", "With",
+    "AsyncWith", "Match") if hasattr(ast, kind))
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ def quiet_statements(module: cst.Module, tree: ast.Module, text: str, pattern: r
     """id(LibCST statement) -> Quiet, for every statement no rule can act in."""
     if aliases:
         pattern = re.compile(f"{pattern.pattern}|\\b(?:{'|'.join(map(re.escape, sorted(aliases)))})\\b")
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    line_starts = [0] + [m.end() for m in NEWLINE.finditer(text)]
     hits = sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)})
     functions = sorted(n.lineno for n in nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef))
     calls = sorted(n.lineno for n in nodes(tree, ast.Call))

@@ -22,6 +22,12 @@ def test_crlf_kept(tmp_path):
     assert _rewrite(path) == b"import tensorflow as tf\r\nloss = s.run(f)\r\n\r\nx = 1\r\n"
 
 
+def test_cr_only_line_endings_kept_to_the_last_byte(tmp_path):
+    path = tmp_path / "cr.py"
+    path.write_bytes(b"import tensorflow as tf\rloss = s.experimental_run_v2(f)\r\rx = 1\r")
+    assert _rewrite(path) == b"import tensorflow as tf\rloss = s.run(f)\r\rx = 1\r"
+
+
 def test_crlf_kept_when_an_import_is_added(tmp_path):
     path = tmp_path / "crlf_import.py"
     path.write_bytes(b"import tensorflow.compat.v1 as tf1\r\np = tf1.fixed_size_partitioner(2)\r\n")

@@ -33,6 +33,9 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
     """Raises libcst.ParserSyntaxError when the text does not parse. `tree`: the same text already
     parsed by `ast` (the pre-pass's), so it is not parsed twice."""
     module = cst.parse_module(text)
+    if not module.has_trailing_newline and text.endswith(module.default_newline):
+        # LibCST drops the last line break of a file whose lines end in a lone \r: keep it
+        module = module.with_changes(has_trailing_newline=True)
     tree = tree if tree is not None else ast.parse(text)
     positions = Positions(module, tree, text)
     try:

@@ -38,11 +38,10 @@ def parse(spec):
     numbers = [int(g) for g in m.groups()[1:] if g is not None]
     if any(n < 1 for n in numbers):
         raise ValueError(f"cluster sizes must be at least 1: {spec!r}")
-    if spec.startswith("mirrored"):
-        return Topology("mirrored", replicas=numbers[0])
-    if spec.startswith("multi-worker"):
-        return Topology("multi-worker", replicas=numbers[0])
-    return Topology("ps", workers=numbers[0], ps=numbers[1])
+    kind = m.group(1).split(":")[0]
+    if kind == "ps":
+        return Topology("ps", workers=numbers[0], ps=numbers[1])
+    return Topology(kind, replicas=numbers[0])
 
 
 @dataclass

@@ -23,7 +23,7 @@ def _read(path):
 def test_reference_has_the_accepted_fix_and_nothing_else(tmp_path):
     original = os.path.join(SEED004, "original.py")
     text = _read(original)
-    path, applied = codemod_sides.with_fixes(original, text, ["TFM401"], str(tmp_path))
+    path, _, applied = codemod_sides.with_fixes(original, text, ["TFM401"], str(tmp_path))
     reference = _read(path)
     assert applied == ["TFM401"]
     assert "tf.nn.compute_average_loss(loss_, global_batch_size=GLOBAL_BATCH_SZIE)" in reference
@@ -35,7 +35,7 @@ def test_reference_has_the_accepted_fix_and_nothing_else(tmp_path):
 
 def test_a_fix_that_changes_nothing_is_reported_as_none(tmp_path):
     original = os.path.join(SEED004, "original.py")
-    path, applied = codemod_sides.with_fixes(original, _read(original), ["TFM3"], str(tmp_path))
+    path, _, applied = codemod_sides.with_fixes(original, _read(original), ["TFM3"], str(tmp_path))
     assert applied == [] and _read(path) == _read(original)
 
 

@@ -7,19 +7,12 @@ import sys
 import click
 
 from tf2migrate.cli import config, output
-from tf2migrate.engine.selection import Selection
+from tf2migrate.engine.selection import Selection, parse_codes
 from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
 from tf2migrate.engine.process import Mode
 
 
 STRATEGIES = ("auto", "parameter-server", "multi-worker", "mirrored", "none")
-
-
-def _codes(values) -> tuple:
-    out = []
-    for value in values or ():
-        out.extend(c.strip().upper() for c in str(value).split(",") if c.strip())
-    return tuple(out)
 
 
 def _options(fn):
@@ -58,8 +51,8 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
     except config.ConfigError as exc:
         raise click.UsageError(str(exc))
     selection = Selection(
-        select=_codes(select) or _codes(settings.get("select")) or ("ALL",),
-        ignore=_codes(ignore) or _codes(settings.get("ignore")),
+        select=parse_codes(select) or parse_codes(settings.get("select")) or ("ALL",),
+        ignore=parse_codes(ignore) or parse_codes(settings.get("ignore")),
         strategy=strategy or settings.get("strategy", "auto"),
     )
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))

@@ -20,3 +20,12 @@ class Selection:
 
     def enabled(self, code: str) -> bool:
         return code_matches(code, self.select) and not code_matches(code, self.ignore)
+
+
+def parse_codes(values) -> tuple:
+    """`("tfm1,TFM204", "TFM3")` -> `("TFM1", "TFM204", "TFM3")`: what `--select`, `--ignore`, the config file
+    and `verify --accept-fix` accept."""
+    out = []
+    for value in values or ():
+        out.extend(c.strip().upper() for c in str(value).split(",") if c.strip())
+    return tuple(out)

@@ -81,13 +81,13 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         try:
             src_o = _read(original)
             if migrated is None:
-                migrated, diagnostics = codemod_sides.rewrite_all(original, src_o)
+                migrated, src_m, diagnostics = codemod_sides.rewrite_all(original, src_o)
                 progress(f"codemod: rewrote {original} into {migrated}")
+            else:
+                src_m = _read(migrated)
             if accept_fixes:
-                reference, accepted = codemod_sides.with_fixes(original, src_o, list(accept_fixes), workdir)
+                reference, src_o, accepted = codemod_sides.with_fixes(original, src_o, list(accept_fixes), workdir)
                 progress(f"reference: {original} with the fixes of {', '.join(accepted) or 'no rule (none applies)'}")
-                src_o = _read(reference)
-            src_m = _read(migrated)
             facts_o, facts_m = topo_lib.source_facts(src_o), topo_lib.source_facts(src_m)
             topology = topo_lib.parse(cluster)
         except (OSError, SyntaxError, ValueError) as e:   # codemod_sides.FixError is a ValueError
@@ -117,8 +117,7 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
             init, abort = os.path.join(run_dir, "init.npz"), os.path.join(run_dir, "original.failed")
             common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress)
             side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
-                                init_out=init, init_override=override, **common)
-            side_o.abort_marker, side_o.init_path = abort, init
+                                init_out=init, init_override=override, abort_marker=abort, **common)
             side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
                                 abort_path=abort, **common)
             result.original, result.migrated = run_sides([side_o, side_m])

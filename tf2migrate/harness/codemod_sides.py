@@ -22,23 +22,25 @@ def _codemod():
 
 
 def rewrite_all(original, text):
-    """(path of the rewritten program, its diagnostics as lines). The file is kept after the run (its path is
-    in the result), so the user can read what was verified."""
+    """(path of the rewritten program, its text, its diagnostics as lines). The file is kept after the run
+    (its path is in the result), so the user can read what was verified."""
     selection, rewrite_text = _codemod()
     out = rewrite_text(text, original, selection())
     fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
     with os.fdopen(fd, "w") as f:
         f.write(out.code)
-    return path, [f"{d.line}:{d.col} {d.code} {d.message}" for d in out.diagnostics]
+    return path, out.code, [f"{d.line}:{d.col} {d.code} {d.message}" for d in out.diagnostics]
 
 
 def with_fixes(original, text, codes, workdir):
-    """(path of ORIGINAL with only `codes` applied, the codes that changed something). The copy lives in the
-    run's workdir; the child puts ORIGINAL's folder on `sys.path`, so its sibling imports still resolve."""
+    """(path of ORIGINAL with only `codes` applied, its text, the codes that changed something). The copy
+    lives in the run's workdir; the child puts ORIGINAL's folder on `sys.path`, so sibling imports resolve."""
+    from tf2migrate.engine.diagnostics import code_matches
+    from tf2migrate.engine.selection import parse_codes
     from tf2migrate.rules import registry
 
-    known = registry.all_infos()
-    unknown = [c for c in codes if not any(k.startswith(c) for k in known)]
+    codes, known = parse_codes(codes), registry.all_infos()
+    unknown = [c for c in codes if not any(code_matches(k, (c,)) for k in known)]
     if unknown:
         raise FixError(f"--accept-fix: no rule has the code {', '.join(unknown)} (see `tf2migrate rules`)")
     selection, rewrite_text = _codemod()
@@ -47,4 +49,4 @@ def with_fixes(original, text, codes, workdir):
     path = os.path.join(workdir, "reference_" + os.path.basename(original))
     with open(path, "w") as f:
         f.write(out.code)
-    return path, applied
+    return path, out.code, applied

@@ -23,6 +23,12 @@ class Verdict:
     details: dict = field(default_factory=dict)
 
 
+def rel_diff(a: float, b: float) -> float:
+    """|a - b| relative to the original's `a`; inf when a is 0 and b is not."""
+    d = abs(a - b)
+    return d / abs(a) if a else (0.0 if d == 0 else math.inf)
+
+
 def exact(original, migrated, rtol=1e-5, atol=1e-5):
     if not original or not migrated:
         side = "original" if not original else "migrated"
@@ -32,8 +38,7 @@ def exact(original, migrated, rtol=1e-5, atol=1e-5):
         for side, v in (("original", a), ("migrated", b)):
             if not math.isfinite(v):
                 return Verdict(DIVERGED, f"step {i}: the {side} loss is {v}", i, math.inf, math.inf)
-        d = abs(a - b)
-        rel = d / abs(a) if a else (0.0 if d == 0 else math.inf)
+        d, rel = abs(a - b), rel_diff(a, b)
         max_abs, max_rel = max(max_abs, d), max(max_rel, rel)
         ok = d <= atol if i <= EXACT_ATOL_STEPS else d <= rtol * abs(a)
         if not ok:

@@ -83,6 +83,8 @@ def add_aliases():
 
     v1 = tf.compat.v1
 
+    if "tensorflow.contrib" in sys.modules:  # applied already (`enable` applies them too): once is enough
+        return
     for cls in (distribute_lib.StrategyBase, distribute_lib.StrategyV1):
         if not hasattr(cls, "experimental_run_v2"):
             cls.experimental_run_v2 = cls.run

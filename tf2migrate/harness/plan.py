@@ -14,8 +14,11 @@ from tf2migrate.harness.runner import Side, Task
 
 
 def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
-               init_out=None, init_in=None, init_override=None, abort_path=None, home=None, on_progress=print):
-    base = {"script": os.path.abspath(script), "home": home or os.path.dirname(os.path.abspath(script)), "role": role, "api": api, "seed": seed,
+               init_out=None, init_in=None, init_override=None, abort_path=None, abort_marker=None, home=None,
+               on_progress=print):
+    """`abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes."""
+    base = {"script": os.path.abspath(script), "home": home or os.path.dirname(os.path.abspath(script)),
+            "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
             "wait_timeout": timeout}
@@ -23,24 +26,20 @@ def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_
         # the reference run: a program that builds no strategy of its own trains as written, locally
         topology = type(topology)("local")
     topo = {"kind": topology.kind, "replicas": topology.replicas, "workers": topology.workers, "ps": topology.ps}
-    if role == "original" and facts.uses_estimator and topology.kind in ("ps", "multi-worker"):
+    estimator_cluster = role == "original" and facts.uses_estimator and topology.kind in ("ps", "multi-worker")
+    if estimator_cluster:
         tasks = _estimator_cluster(label, base, topology, workdir)
-    elif topology.kind == "multi-worker" and topology.replicas > 1:
+    elif topology.kind == "multi-worker":
         tasks = _multi_worker(label, base, topo, topology, facts, workdir)
     else:
         spec = dict(base, topology=topo, results=_path(workdir, label, "main", "results.json"),
                     workdir=_mkdir(workdir, label, "main"),
                     wrap_strategy=not facts.strategies and topology.kind != "local",
                     start_servers=topology.kind == "ps" and not facts.starts_servers)
-        env = {}
-        if topology.kind == "multi-worker":
-            port = _ports(1)[0]
-            spec["ports"] = [port]
-            env["TF_CONFIG"] = json.dumps({"cluster": {"worker": [f"127.0.0.1:{port}"]},
-                                           "task": {"type": "worker", "index": 0}})
-        tasks = [Task("main", spec, env=env)]
+        tasks = [Task("main", spec)]
     side = Side(label, tasks, timeout, workdir, on_progress)
-    side.merge_trainers = role == "original" and facts.uses_estimator and topology.kind in ("ps", "multi-worker")
+    side.merge_trainers = estimator_cluster  # TF1 clusters: every trainer's steps count, in time order
+    side.init_path, side.abort_marker = init_out, abort_marker
     return side
 
 
@@ -48,15 +47,13 @@ def _estimator_cluster(label, base, topology, workdir):
     trainers = topology.workers if topology.kind == "ps" else topology.replicas
     n_ps = topology.ps if topology.kind == "ps" else 0
     ports = _ports(trainers + n_ps)
-    cluster = {"chief": [f"127.0.0.1:{ports[0]}"]}
-    if trainers > 1:
-        cluster["worker"] = [f"127.0.0.1:{p}" for p in ports[1:trainers]]
-    if n_ps:
-        cluster["ps"] = [f"127.0.0.1:{p}" for p in ports[trainers:]]
+    by_job = {job: group for job, group in
+              (("chief", ports[:1]), ("worker", ports[1:trainers]), ("ps", ports[trainers:])) if group}
+    cluster = {job: [f"127.0.0.1:{p}" for p in group] for job, group in by_job.items()}
     model_dir = _mkdir(workdir, label, "model")
     tasks = []
-    for job, addresses in cluster.items():
-        for i, _ in enumerate(addresses):
+    for job, group in by_job.items():
+        for i, port in enumerate(group):
             name = job if job == "chief" else f"{job}{i}"
             tf_config = json.dumps({"cluster": cluster, "task": {"type": job, "index": i}, "model_dir": model_dir})
             spec = dict(base, topology={"kind": "local"}, model_dir=model_dir,
@@ -66,7 +63,7 @@ def _estimator_cluster(label, base, topology, workdir):
                 spec["wait_init"] = base["init_out"]
             if job == "ps":
                 spec["serve"] = {"cluster": cluster, "job": "ps", "index": i}
-            spec["ports"] = [int(a.rsplit(":", 1)[1]) for a in addresses][i:i + 1]
+            spec["ports"] = [port]
             tasks.append(Task(name, spec, trainer=job != "ps", env={"TF_CONFIG": tf_config}))
     return tasks
 

@@ -2,6 +2,8 @@
 (`tf2migrate[plot]`), imported here only, with the non-interactive Agg backend."""
 import math
 
+from tf2migrate.harness.compare import rel_diff
+
 
 def write_plot(result, path):
     import matplotlib
@@ -20,7 +22,7 @@ def write_plot(result, path):
     top.set_title(f"{result.verdict} on {result.cluster} ({result.mode})")
     top.legend()
     n = min(len(o), len(m))
-    rel = [abs(a - b) / abs(a) if a else 0.0 for a, b in zip(o[:n], m[:n])]
+    rel = [rel_diff(a, b) for a, b in zip(o[:n], m[:n])]
     rel = [r if math.isfinite(r) else float("nan") for r in rel]
     bottom.plot(range(1, n + 1), rel, ".-", color="tab:red")
     if any(r > 0 for r in rel):

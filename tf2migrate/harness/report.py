@@ -1,8 +1,9 @@
 """Human and machine output of a verify: the step table, `--json`, `--junit` (one test case per compared
 pair, for CI systems). The plot lives in `plot.py` so matplotlib is imported only when asked for."""
 import json
-import math
 import xml.etree.ElementTree as ET
+
+from tf2migrate.harness.compare import rel_diff
 
 
 def table(result, max_rows=40):
@@ -21,7 +22,7 @@ def table(result, max_rows=40):
         a = o[i - 1] if i <= len(o) else None
         b = m[i - 1] if i <= len(m) else None
         d = abs(a - b) if a is not None and b is not None else None
-        rel = (d / abs(a) if a else (0.0 if d == 0 else math.inf)) if d is not None else None
+        rel = rel_diff(a, b) if d is not None else None
         mark = "  <- first difference" if i == result.first_diverged_step else ""
         lines.append(f"{i:>6}  {_f(a):>22}  {_f(b):>22}  {_g(d):>10}  {_g(rel):>10}{mark}")
         last = i

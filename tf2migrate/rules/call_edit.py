@@ -23,6 +23,18 @@ class Blocker:
 _TIGHT = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
 
+def arg_value(call: cst.Call, name: str, index: int = None):
+    """The value passed as `name=`, else as positional argument `index`; None when there is neither."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    if index is not None and index < len(call.args):
+        arg = call.args[index]
+        if arg.keyword is None and not arg.star:
+            return arg.value
+    return None
+
+
 def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
     """`name=value`, spaced as PEP 8 wants a keyword argument."""
     return cst.Arg(value=value, keyword=cst.Name(name), equal=_TIGHT)

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.rules.call_edit import arg_value
 from tf2migrate.rules.dist_input.analysis import input_facts, method_chain
 
 STATEFUL_RANDOM = ("tf.random.uniform", "tf.random.normal", "tf.random.truncated_normal", "tf.random.shuffle",
                    "tf.random.categorical", "tf.random.gamma", "tf.random.poisson", "tf.random_uniform",
                    "tf.random_normal", "tf.image.random_", "tf.nn.dropout")
-
-
-def _kw(call: cst.Call, name: str):
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
 
 class _Pipeline(cst.CSTVisitor):
@@ -27,8 +24,8 @@ class _Pipeline(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         canonical = self.ctx.imports.canonical(node.func) or ""
         if canonical == "tf.data.Dataset.list_files" and self.facts.multi_worker:
-            shuffle = _kw(node, "shuffle") or (node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else None)
-            if _kw(node, "seed") is None and not (isinstance(shuffle, cst.Name) and shuffle.value == "False"):
+            shuffle = arg_value(node, "shuffle", 1)
+            if arg_value(node, "seed") is None and not (isinstance(shuffle, cst.Name) and shuffle.value == "False"):
                 self.found.append((node, "TFM502", None))
         chain = method_chain(node)
         if chain and chain[-1][0] == "shard":
@@ -53,8 +50,7 @@ class _Pipeline(cst.CSTVisitor):
         self.found.extend((call, "TFM503", None) for call in finder.found)
 
     def _divisible(self, node: cst.Call) -> None:
-        size = node.args[0].value if node.args and node.args[0].keyword is None else _kw(node, "batch_size")
-        drop = _kw(node, "drop_remainder") or (node.args[1].value if len(node.args) > 1 else None)
+        size, drop = arg_value(node, "batch_size", 0), arg_value(node, "drop_remainder", 1)
         if isinstance(size, cst.Integer) and int(size.evaluated_value) % self.facts.replicas:
             if not (isinstance(drop, cst.Name) and drop.value == "True"):
                 msg = (f"global batch {size.value} does not divide by {self.facts.replicas} replicas: "

@@ -126,11 +126,14 @@ _STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannot
 def _in_local_annotation(text: str, words: set) -> bool:
     """A word on a line shaped like an annotated assignment in a block (`    s: tf.X = ...`): the compiler
     keeps no trace of a local variable's annotation, so only `ast` can say whether the word is code
-    there. A docstring line `    name: text` looks the same and only costs the `ast` parse."""
+    there. A docstring line `    name: tf.X` looks the same and only costs the `ast` parse; one
+    annotation split over several lines is not seen."""
     if not words:
         return False
     alternation = "|".join(map(re.escape, sorted(words)))
-    return re.search(rf"^[ \t]+[A-Za-z_][\w.]*(?:\[[^\n]*\])?[ \t]*:[^\n]*\b(?:{alternation})\b", text, re.M) is not None
+    annotation = r"(?:[\w.\[\]]|,[ \t]*)*"  # `tf.X`, `Dict[str, tf.X]`: no bare space, unlike prose
+    shape = rf"^[ \t]+[A-Za-z_][\w.]*(?:\[[^\n]*\])?[ \t]*:[ \t]*{annotation}\b(?:{alternation})\b{annotation}[ \t]*(?:=|#|$)"
+    return re.search(shape, text, re.M) is not None
 
 
 def _compiled(text: str, path: str):

@@ -18,16 +18,19 @@ from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
 from tf2migrate.rules.tables import load_tables
+from tf2migrate.rules.upgrade.dropout import Dropout
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
+    Dropout,
 )
+CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 
 
 def plugins(ctx) -> list:
     """Code rules first (they rewrite whole calls), then the generic table transformer."""
-    return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables())]
+    return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables(), CLAIMED)]
 
 
 @functools.lru_cache(maxsize=None)

@@ -18,19 +18,36 @@ from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
 from tf2migrate.rules.tables import load_tables
+from tf2migrate.rules.upgrade.casts import Casts
 from tf2migrate.rules.upgrade.dropout import Dropout
+from tf2migrate.rules.upgrade.image_resize import ImageResize
+from tf2migrate.rules.upgrade.initializers import Initializers
+from tf2migrate.rules.upgrade.iterators import DatasetIterators
+from tf2migrate.rules.upgrade.regularizers import Regularizers
+from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
+from tf2migrate.rules.upgrade.strings_split import StringsSplit
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
-    Dropout,
+    Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 
 
+class ClaimAwareTables(TablePlugin):
+    """The table transformer, minus the calls a code rule claims (`Plugin.claims`): a call is upgraded by
+    one rule, never by a rule and a table row (whose argument edits would be read against the wrong call)."""
+
+    def leave_call(self, original, updated):
+        if self.ctx.resolve(original.func)[1] in CLAIMED:
+            return updated
+        return super().leave_call(original, updated)
+
+
 def plugins(ctx) -> list:
     """Code rules first (they rewrite whole calls), then the generic table transformer."""
-    return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables(), CLAIMED)]
+    return [cls(ctx) for cls in CODE_RULES] + [ClaimAwareTables(ctx, load_tables())]
 
 
 @functools.lru_cache(maxsize=None)

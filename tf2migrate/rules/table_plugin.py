@@ -17,10 +17,9 @@ from tf2migrate.rules.tables import TableRule, Tables
 
 
 class TablePlugin(Plugin):
-    def __init__(self, ctx, tables: Tables, claimed: frozenset = frozenset()) -> None:
+    def __init__(self, ctx, tables: Tables) -> None:
         super().__init__(ctx)
         self.tables = tables
-        self.claimed = claimed  # canonical names whose calls a code rule upgrades (`Plugin.claims`)
 
     def _symbol(self, expr) -> tuple:
         if not isinstance(expr, (cst.Name, cst.Attribute)):
@@ -59,8 +58,6 @@ class TablePlugin(Plugin):
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         rule, key = self._symbol(original.func)
-        if rule is not None and self.ctx.resolve(original.func)[1] in self.claimed:
-            return updated
         method = None
         if rule is None:
             rule = self._method(original.func)

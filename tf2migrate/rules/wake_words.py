@@ -35,6 +35,17 @@ WAKE = {
     "distributed_input": (DISTRIBUTED_INPUT, frozenset()),
     "estimator": (frozenset(), ESTIMATORS),
     "dropout": (frozenset(), frozenset({"dropout"})),
+    "casts": (frozenset(), frozenset({"to_bfloat16", "to_complex128", "to_complex64", "to_double", "to_float",
+                                      "to_int32", "to_int64"})),
+    "image_resize": (frozenset(), frozenset({"resize_area", "resize_bicubic", "resize_bilinear",
+                                             "resize_nearest_neighbor"})),
+    "softmax_labels": (frozenset(), frozenset({"softmax_cross_entropy_with_logits"})),
+    "initializers": (frozenset(), frozenset({"xavier_initializer", "xavier_initializer_conv2d",
+                                             "variance_scaling_initializer", "uniform_unit_scaling_initializer",
+                                             "uniform_unit_scaling"})),
+    "regularizers": (frozenset(), frozenset({"l1_regularizer", "l2_regularizer"})),
+    "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
+    "strings_split": (frozenset(), frozenset({"split"})),
 }
 
 

@@ -46,6 +46,8 @@ WAKE = {
     "regularizers": (frozenset(), frozenset({"l1_regularizer", "l2_regularizer"})),
     "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
     "strings_split": (frozenset(), frozenset({"split"})),
+    "name_scope": (frozenset(), frozenset({"name_scope"})),
+    "gone_arguments": (frozenset(), frozenset({"zeros_like", "ones_like", "while_loop", "ctc_beam_search_decoder"})),
 }
 
 

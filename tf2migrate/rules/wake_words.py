@@ -47,6 +47,9 @@ WAKE = {
     "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
     "strings_split": (frozenset(), frozenset({"split"})),
     "name_scope": (frozenset(), frozenset({"name_scope"})),
+    "pool_seed": (frozenset(), frozenset({"fractional_max_pool", "fractional_avg_pool"})),
+    "extract_glimpse": (frozenset(), frozenset({"extract_glimpse"})),
+    "morphology": (frozenset(), frozenset({"dilation2d", "erosion2d"})),
     "gone_arguments": (frozenset(), frozenset({"zeros_like", "ones_like", "while_loop", "ctc_beam_search_decoder"})),
 }
 

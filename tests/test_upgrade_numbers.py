@@ -35,6 +35,18 @@ CASES = {
                         "out = tf.image.resize_bilinear(img, [4, 5], half_pixel_centers=True)", None),
     "resize_kept": ("img = tf.reshape(tf.range(2 * 9 * 9 * 3, dtype=tf.float32), [2, 9, 9, 3])\n"
                     "out = tf.image.resize_bilinear(img, [4, 5])", None),
+    "dilation2d": ("v = tf.reshape(tf.range(1 * 6 * 6 * 2, dtype=tf.float32), [1, 6, 6, 2])\n"
+                   "k = tf.reshape(tf.range(3 * 3 * 2, dtype=tf.float32), [3, 3, 2]) / 10\n"
+                   "out = tf.nn.dilation2d(v, k, [1, 1, 1, 1], [1, 2, 2, 1], 'SAME')", None),
+    "erosion2d": ("v = tf.reshape(tf.range(1 * 6 * 6 * 2, dtype=tf.float32), [1, 6, 6, 2])\n"
+                  "k = tf.reshape(tf.range(3 * 3 * 2, dtype=tf.float32), [3, 3, 2]) / 10\n"
+                  "out = tf.nn.erosion2d(v, k, [1, 1, 1, 1], [1, 1, 1, 1], 'VALID')", None),
+    "while_loop": ("out = tf.while_loop(lambda i: i < 100, lambda i: i + 1, [tf.constant(0)], None, 10, True, False, "
+                   "'loop', 7, return_same_structure=True)", None),
+    "ctc_no_merge": ("logits = tf.math.log(tf.constant([[[0.1, 0.8, 0.1]], [[0.1, 0.8, 0.1]], [[0.6, 0.3, 0.1]]]))\n"
+                     "decoded, _ = tf.nn.ctc_beam_search_decoder(logits, [3], merge_repeated=False)\n"
+                     "out = tf.sparse.to_dense(decoded[0])", None),
+    "zeros_like": ("out = tf.zeros_like(tensor=tf.ones([2, 3]), optimize=True)", None),
     "to_float": ("out = tf.to_float(tf.range(5)) / 3", None),
     "strings_split": ("out = tf.sparse.to_dense(tf.strings.split(['a b', 'c d e'], sep=' '), default_value='')",
                       None),
@@ -54,7 +66,7 @@ def _run(tf_module, code: str):
         scope = {"tf": tf_module}
         exec(code, scope)
         with tf.compat.v1.Session(graph=graph) as sess:
-            return sess.run(scope["out"])
+            return np.asarray(sess.run(scope["out"]))
 
 
 @pytest.mark.slow

@@ -99,12 +99,12 @@ def one_file_inputs(tree: Path, workdir: Path) -> dict:
     """Two ~1,000-line files cut from real estimator modules: one that needs a rewrite (LibCST must
     parse it), one that the cheap pre-pass (trigger words, then `ast`) proves clean."""
     from tf2migrate.engine.process import Status, precheck  # the tool's own pre-pass
-    from tf2migrate.rules.wake_words import trigger_pattern
+    from tf2migrate.rules.wake_words import exact_symbols, trigger_pattern
 
-    pattern = trigger_pattern()
+    pattern, exact = trigger_pattern(), exact_symbols()
 
     def settled_by_prepass(text: str) -> bool:
-        done = precheck("cut.py", text.encode("utf-8"), pattern)[1]
+        done = precheck("cut.py", text.encode("utf-8"), pattern, exact)[1]
         return done is not None and done.status is Status.UNCHANGED
 
     changed = cut_at_statement((tree / CHANGED_SOURCE).read_text(encoding="utf-8"), ONE_FILE_LINES)

@@ -75,15 +75,16 @@ class Cache:
         return None
 
     def trigger_pattern(self):
-        """(source, flags) of the pre-pass regex the rules of this key make, or None."""
+        """(source, flags, exact symbol names) of the pre-pass the rules of this key make, or None."""
         saved = self.entries.get(TRIGGERS)
-        if isinstance(saved, list) and len(saved) == 2 and isinstance(saved[0], str) and isinstance(saved[1], int):
-            return saved[0], saved[1]
+        if isinstance(saved, list) and len(saved) == 3 and isinstance(saved[0], str) and isinstance(saved[1], int) \
+                and isinstance(saved[2], dict):
+            return saved[0], saved[1], saved[2]
         return None
 
-    def remember_trigger_pattern(self, source: str, flags: int) -> None:
-        if self.entries.get(TRIGGERS) != [source, flags]:
-            self.entries[TRIGGERS] = [source, flags]
+    def remember_trigger_pattern(self, source: str, flags: int, exact: dict) -> None:
+        if self.entries.get(TRIGGERS) != [source, flags, exact]:
+            self.entries[TRIGGERS] = [source, flags, exact]
             self.dirty = True
 
     def remember(self, results) -> None:

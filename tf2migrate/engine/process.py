@@ -15,7 +15,7 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import ImportMap, ast_dotted
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
@@ -62,8 +62,9 @@ def read(path: str):
         return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
 
 
-def precheck(path: str, data: bytes, pattern) -> tuple:
-    """(source, result): a result when the file is bad or provably needs no change."""
+def precheck(path: str, data: bytes, pattern, exact=None) -> tuple:
+    """(source, result): a result when the file is bad or provably needs no change. `exact`: symbol word ->
+    the canonical names it wakes as (`wake_words.exact_symbols`); other symbol words wake as any TF name."""
     try:
         src = decode(data)
     except DecodeProblem as exc:
@@ -95,14 +96,15 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     identifiers = spelled if spelled is not None else _identifiers(tree)
-    if not words or not _may_change(tree, attrs, symbols, identifiers):
+    if not words or not _may_change(tree, attrs, symbols, identifiers, exact or {}):
         return src, FileResult(path, Status.UNCHANGED)
     return dataclasses.replace(src, tree=tree), None
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
+def _may_change(tree, attrs: set, symbols: set, identifiers: set, exact: dict) -> bool:
     """An attribute word spelled in the code, or a symbol word that names TensorFlow through
-    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not)."""
+    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not); a word in `exact`
+    only as one of its names, spelled as the file spells it (`split` as `tf.strings.split`)."""
     if not attrs.isdisjoint(identifiers):
         return True
     symbols &= identifiers
@@ -111,12 +113,19 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
     imports = ImportMap.from_ast(tree)
     for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
-            if any(alias.name in symbols for alias in node.names):
-                return True  # `from tensorflow... import X as y`: y may be used under its alias
+            for alias in node.names:  # `from tensorflow... import X as y`: y may be used under its alias
+                if alias.name in symbols and _wakes(alias.name, "tf" + f"{node.module}.{alias.name}"[10:], exact):
+                    return True
         elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
-            if imports.ast_canonical(node):
+            word = node.attr if isinstance(node, ast.Attribute) else node.id
+            literal, canonical = imports.resolve_dotted(ast_dotted(node))
+            if canonical and _wakes(word, literal, exact):
                 return True
     return False
+
+
+def _wakes(word: str, literal: str, exact: dict) -> bool:
+    return word not in exact or literal in exact[word]
 
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names

@@ -36,18 +36,18 @@ def _heavy(job) -> FileResult:
     return result
 
 
-def _trigger_pattern(cache):
-    """The pre-pass regex. The cache keeps its source: it is keyed on the rule code and tables that
-    make it, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
+def _trigger_pattern(cache) -> tuple:
+    """The pre-pass regex and its exact symbol names. The cache keeps them: it is keyed on the rule code and
+    tables that make them, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
     saved = cache.trigger_pattern() if cache else None
     if saved is not None:
-        return re.compile(*saved)
-    from tf2migrate.rules.wake_words import trigger_pattern
+        return re.compile(saved[0], saved[1]), saved[2]
+    from tf2migrate.rules.wake_words import exact_symbols, trigger_pattern
 
-    pattern = trigger_pattern()
+    pattern, exact = trigger_pattern(), exact_symbols()
     if cache:
-        cache.remember_trigger_pattern(pattern.pattern, pattern.flags)
-    return pattern
+        cache.remember_trigger_pattern(pattern.pattern, pattern.flags, exact)
+    return pattern, exact
 
 
 class _Pool:
@@ -104,8 +104,8 @@ def run(candidates, options: RunOptions) -> list:
             results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest))
             continue
         if pattern is None:
-            pattern = _trigger_pattern(options.cache)
-        src, done = precheck(cand.path, data, pattern)
+            pattern, exact = _trigger_pattern(options.cache)
+        src, done = precheck(cand.path, data, pattern, exact)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)

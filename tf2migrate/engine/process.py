@@ -87,8 +87,6 @@ def precheck(path: str, data: bytes, pattern, exact=None) -> tuple:
             if spelled is not None:
                 if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
                     return src, FileResult(path, Status.UNCHANGED)
-                if not attrs.isdisjoint(spelled):
-                    return src, None  # an attribute word in the code: LibCST decides
             tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
@@ -102,17 +100,19 @@ def precheck(path: str, data: bytes, pattern, exact=None) -> tuple:
 
 
 def _may_change(tree, attrs: set, symbols: set, identifiers: set, exact: dict) -> bool:
-    """An attribute word spelled in the code, or a symbol word that names TensorFlow through
-    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not); a word in `exact`
-    only as one of its names, spelled as the file spells it (`split` as `tf.strings.split`)."""
-    if not attrs.isdisjoint(identifiers):
-        return True
-    symbols &= identifiers
-    if not symbols:
+    """An attribute word on an object (`strategy.experimental_run_v2`; not on a module, such as
+    `tf.compat.v1.data.make_one_shot_iterator`, which no rule touches), or a symbol word that names
+    TensorFlow through the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not); a
+    word in `exact` only as one of its names, spelled as the file spells it (`split` as `tf.strings.split`)."""
+    attrs, symbols = attrs & identifiers, symbols & identifiers
+    if not attrs and not symbols:
         return False
     imports = ImportMap.from_ast(tree)
     for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
+        if isinstance(node, ast.Attribute) and node.attr in attrs:
+            if ast_dotted(node.value).split(".")[0] not in imports.bindings:
+                return True
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
             for alias in node.names:  # `from tensorflow... import X as y`: y may be used under its alias
                 if alias.name in symbols and _wakes(alias.name, "tf" + f"{node.module}.{alias.name}"[10:], exact):
                     return True

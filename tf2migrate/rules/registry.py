@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 
+import libcst as cst
+
 from tf2migrate.rules.auto_shard import AutoShard
 from tf2migrate.rules.call_for_each_replica import CallForEachReplica
 from tf2migrate.rules.custom_loops.loss_scaling import LossScaling
@@ -39,6 +41,7 @@ CODE_RULES = (
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology,
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
+_CLAIMED_WORDS = frozenset(name.rsplit(".", 1)[-1] for name in CLAIMED)
 
 
 class ClaimAwareTables(TablePlugin):
@@ -46,7 +49,9 @@ class ClaimAwareTables(TablePlugin):
     one rule, never by a rule and a table row (whose argument edits would be read against the wrong call)."""
 
     def leave_call(self, original, updated):
-        if self.ctx.resolve(original.func)[1] in CLAIMED:
+        func = original.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
+        if last in _CLAIMED_WORDS and self.ctx.resolve(func)[1] in CLAIMED:
             return updated
         return super().leave_call(original, updated)
 

@@ -59,7 +59,7 @@ class GoneArguments(Plugin):
     )
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        literal, canonical = called(self.ctx, original, GONE)
+        literal, canonical = called(self.ctx, original, self.claims)
         if canonical is None or literal.startswith("tf.compat.v1.") or positional(updated) is None:
             return updated
         gone = GONE[canonical]

@@ -39,7 +39,7 @@ class Morphology(Plugin):
     )
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        literal, canonical = called(self.ctx, original, TF1_ARGS)
+        literal, canonical = called(self.ctx, original, self.claims)
         if canonical is None or literal.startswith("tf.compat.v1.") or keyword(updated, "data_format") is not None:
             return updated  # through compat.v1 TF1's own function; with data_format, TF2's call already
         args = positional(updated)

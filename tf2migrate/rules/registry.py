@@ -31,6 +31,7 @@ from tf2migrate.rules.upgrade.morphology import Morphology
 from tf2migrate.rules.upgrade.name_scope import NameScope
 from tf2migrate.rules.upgrade.pool_seed import PoolSeed
 from tf2migrate.rules.upgrade.regularizers import Regularizers
+from tf2migrate.rules.upgrade.save_format import SaveFormat
 from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
 from tf2migrate.rules.upgrade.strings_split import StringsSplit
 
@@ -38,7 +39,7 @@ CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
-    NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology,
+    NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 _CLAIMED_WORDS = frozenset(name.rsplit(".", 1)[-1] for name in CLAIMED)

@@ -45,6 +45,8 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
 
 
 def _keep_prefix(spec: CallSpec) -> int:
+    if spec.keep is not None:
+        return spec.keep
     if not spec.new_args:
         return len(spec.args)
     renamed = [spec.keywords.get(a, a) for a in spec.args]
@@ -95,6 +97,10 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
                     return None, Blocker(original.args[i], otherwise, f"`{name}={source(a.value)}`")
                 args = _remove(args, i)
                 break
+    for name in spec.remove:
+        index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+        if index is not None:
+            args = _remove(args, index)
     present = {a.keyword.value for a in args if a.keyword is not None}
     n_positional = sum(1 for a in args if a.keyword is None)
     for name, value in spec.add.items():

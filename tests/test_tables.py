@@ -88,3 +88,21 @@ def test_every_hand_written_override_of_the_official_data_is_documented():
 def test_every_difference_gives_its_reason():
     for diff in _differences():
         assert diff["names"] and len(diff["reason"].split()) >= 10, diff["names"]
+
+
+def test_no_rename_writes_a_name_that_another_rename_matches():
+    """Idempotence by construction: what a rename writes is never renamed again on a second run."""
+    from tf2migrate.engine.imports import canonical_tf
+
+    tables = load_tables()
+    again = []
+    for name, actions in tables.by_symbol.items():
+        for action in actions:
+            if action.new is None or action.new.startswith("tf.compat.v2."):
+                continue
+            written = action.new
+            for key in (written, canonical_tf("tensorflow" + written[2:])):
+                renames = [a.new for a in tables.by_symbol.get(key, ()) if a.new is not None]
+                if renames and written not in renames:
+                    again.append((name, written, renames))
+    assert again == []

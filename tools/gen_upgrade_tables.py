@@ -25,8 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "rules" / "generated" / "tf_upgrade_v2.toml"
 DIFFERENCES = ROOT / "rules" / "differences" / "tf_upgrade_v2.toml"
 SEVERITY = {"ERROR": "error", "WARNING": "warning", "INFO": "info"}
-# transformers that are data: an argument added when missing
-DATA_TRANSFORMERS = {"_add_argument_transformer"}
 # transformers that only act when an argument is passed: reported only then
 ARG_TRANSFORMERS = {"_rename_if_arg_found_transformer", "_rename_if_any_arg_found_transformer"}
 
@@ -79,6 +77,11 @@ def differences() -> list:
     return tomllib.loads(DIFFERENCES.read_text(encoding="utf-8"))["difference"]
 
 
+def data_transformers(diffs: list) -> set:
+    """tf_upgrade_v2 transformers that are data (an added keyword), generated instead of reported."""
+    return {kind for d in diffs for kind in d.get("data_transformers", ())}
+
+
 def left_out(name: str, diffs: list) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for d in diffs if d.get("generate") is False for pattern in d["names"])
 
@@ -92,7 +95,25 @@ def _transformer_name(fn) -> str:
     return fn.func.__name__ if isinstance(fn, functools.partial) else fn.__name__
 
 
-def collect(spec, diffs: list) -> dict:
+def unchained(renames: dict, tf) -> dict:
+    """Renames whose output no rename matches again, so that a second run changes nothing. tf_upgrade_v2
+    chains a few: `tf.contrib.rnn.LSTMStateTuple` -> `tf.nn.rnn_cell.LSTMStateTuple` (itself renamed to
+    `tf.compat.v1...`): followed to the end. `tf.nn.avg_pool_v2` -> `tf.nn.avg_pool`, which names the TF2
+    function but, read as TF1, is renamed to `avg_pool2d`: written `tf.compat.v2.nn.avg_pool`, a spelling
+    no TF1 rule touches."""
+    out = {}
+    for old, new in renames.items():
+        seen = {old}
+        while new in renames and new not in seen and not in_tf2(new, tf):
+            seen.add(new)
+            new = renames[new]
+        if new in renames:
+            new = "tf.compat.v2." + new[len("tf."):]
+        out[old] = new
+    return out
+
+
+def collect(spec, diffs: list, tf) -> dict:
     """code -> the per-name data of that rule."""
     out = {code: {} for code in RULES}
     renames = {k: v for k, v in spec.symbol_renames.items() if kept(k, diffs)}
@@ -109,7 +130,7 @@ def collect(spec, diffs: list) -> dict:
         out[code].setdefault(key, []).append(name.split(".", 1)[1] if name.startswith("*.") else name)
         out[code].setdefault("notes", {})[name.split(".", 1)[1] if name.startswith("*.") else name] = {
             "message": "{name} requires manual check. " + text, "severity": SEVERITY[level]}
-    for old, new in sorted(renames.items()):
+    for old, new in sorted(unchained(renames, tf).items()):
         code = "TFM606" if new.startswith("tf.compat.v1.") else "TFM601"
         out[code].setdefault("renames", {})[old] = new
         if old in info_notes:
@@ -146,7 +167,7 @@ def collect(spec, diffs: list) -> dict:
             continue
         kind = _transformer_name(fn)
         args = fn.keywords if isinstance(fn, functools.partial) else {}
-        if kind in DATA_TRANSFORMERS:
+        if kind in data_transformers(diffs):
             calls.setdefault(name, {}).setdefault("add", {})[args["arg_name"]] = repr(args["arg_value_ast"].value)
         elif kind in ARG_TRANSFORMERS:
             names = args.get("arg_names") or [args["arg_name"]]
@@ -258,7 +279,7 @@ def main(argv=None) -> int:
     from tensorflow.tools.compatibility import tf_upgrade_v2
 
     spec = tf_upgrade_v2.TFAPIChangeSpec()
-    data = collect(spec, differences())
+    data = collect(spec, differences(), tf)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(data, tf.__version__, also_tf2(data, tf)), encoding="utf-8")
     counts = {code: sum(len(v) for v in d.values() if isinstance(v, (dict, list))) for code, d in data.items()}

@@ -105,8 +105,13 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
     n_positional = sum(1 for a in args if a.keyword is None)
     for name, value in spec.add.items():
         index = spec.args.index(name) if name in spec.args else len(spec.args)
-        if name not in present and n_positional <= index:
+        if name not in present and (n_positional <= index or not spec.args):  # no signature: a new keyword
             args = append_arg(args, keyword_arg(name, cst.parse_expression(value)))
+    names = [a.keyword.value for a in args if a.keyword is not None]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        return None, Blocker(original, None, f"`{twice[0]}` would be passed twice (an argument and its deprecated "
+                                             "alias): convert this call by hand")
     for i, a in enumerate(args):
         if a.keyword is not None and a.keyword.value in spec.wrap:
             text = spec.wrap[a.keyword.value].format(tf=render(), value=source(a.value))

@@ -15,8 +15,9 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import ImportMap, ast_dotted
 from tf2migrate.engine.source import DecodeProblem, decode
+from tf2migrate.engine.tf_version import TFVersion, decide
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
@@ -62,15 +63,14 @@ def read(path: str):
         return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
 
 
-def precheck(path: str, data: bytes, pattern) -> tuple:
-    """(source, result): a result when the file is bad or provably needs no change."""
+def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
+    """(source, result): a result when the file is bad or provably needs no change. `triggers`: the
+    combined wake words of every rule and table (`rules.wake_words.Triggers`)."""
     try:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
-    found = pattern.findall(src.text)
-    attrs = {a for a, _ in found if a}
-    symbols = {s for _, s in found if s}
+    attrs, symbols = triggers.scan(src.text)
     words = attrs | symbols
     tree = None
     try:
@@ -95,26 +95,50 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     identifiers = spelled if spelled is not None else _identifiers(tree)
-    if not words or not _may_change(tree, attrs, symbols, identifiers):
+    if not words or not _may_change(tree, attrs, symbols, identifiers, triggers, source):
         return src, FileResult(path, Status.UNCHANGED)
     return dataclasses.replace(src, tree=tree), None
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
-    """An attribute word spelled in the code, or a symbol word that names TensorFlow through
-    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not)."""
+def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
+    """An attribute word spelled in the code, or a symbol word that names something a rule acts on through
+    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not; with the tables,
+    `tf.Session` does, `tf.constant(x)` does not, `tf.argmax(x, 1, out)` only in a TF1 file)."""
     if not attrs.isdisjoint(identifiers):
         return True
-    symbols &= identifiers
+    symbols = symbols & identifiers
     if not symbols:
         return False
     imports = ImportMap.from_ast(tree)
-    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
-            if any(alias.name in symbols for alias in node.names):
-                return True  # `from tensorflow... import X as y`: y may be used under its alias
-        elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
-            if imports.ast_canonical(node):
+    verdict = []
+
+    def tf1() -> bool:  # decided once, only when a name TF2 also has is met
+        if not verdict:
+            verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
+        return verdict[0]
+
+    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
+                for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
+                    literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
+                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1):
+                        return True
+            continue
+        if isinstance(node, ast.Call):
+            func = node.func
+            word = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if word in symbols:
+                spelled = ast_dotted(func)
+                literal, canonical = imports.resolve_dotted(spelled)
+                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=tf1):
+                    return True
+            continue
+        word = node.attr if isinstance(node, ast.Attribute) else node.id
+        if word in symbols:
+            spelled = ast_dotted(node)
+            literal, canonical = imports.resolve_dotted(spelled)
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
                 return True
     return False
 

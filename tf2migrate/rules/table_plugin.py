@@ -36,6 +36,8 @@ class TablePlugin(Plugin):
             canonical = None  # a TF2 name: the TF1 tables do not apply to it
         for key in (literal, canonical):
             actions = self.tables.by_symbol.get(key) if key else None
+            if actions and _explicit_compat_v1(expr):
+                actions = tuple(a for a in actions if not a.generated)  # written so on purpose: kept
             if actions:
                 if any(a.new is not None and a.new == literal for a in actions):
                     return (), literal  # already written as its target (`tf1.Session` under compat.v1): done
@@ -181,3 +183,12 @@ def _blocked(blocker, code: str, action: Action, infos: dict) -> str:
         return f"{action.rule.info.message}; not fixed: {blocker.message}"
     info = infos.get(code)
     return f"{info.message if info else code} ({blocker.message})"
+
+
+def _explicit_compat_v1(expr) -> bool:
+    """`tf.compat.v1.X` spelled out (not `tf1.X` through an alias): someone, often tf_upgrade_v2, chose it."""
+    while isinstance(expr, cst.Attribute):
+        if expr.attr.value == "v1" and isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "compat":
+            return True
+        expr = expr.value
+    return False

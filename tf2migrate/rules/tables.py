@@ -73,6 +73,7 @@ class Action:
     on_call: bool = False  # acts only where the name is called (keyword and positional edits)
     warn: tuple = ()  # (keyword, position or -1, message, severity): a finding when that argument is passed
     needs_tf1: bool = False  # the name is also a TF2 name (maybe meaning something else): TF1 files only
+    generated: bool = False  # from the generated tables: not applied to an explicit `tf.compat.v1.X`
 
     def role(self) -> str:
         return "rename" if self.new is not None else "report" if self.report else "warn" if self.warn else "call"
@@ -94,6 +95,35 @@ class Tables:
             keywords = _keywords_only(actions)
             words.update(keywords if keywords else (method,))
         return words
+
+    def call_triggers(self) -> dict:
+        """Names the tables only act on where called with particular arguments: name -> (positional
+        arguments beyond which it acts, or -1 for none; the keywords it acts on). `tf.constant(x)` has
+        nothing to do; `tf.constant(x, verify_shape=True)` has."""
+        out = {}
+        for name, actions in self.by_symbol.items():
+            if not all(a.on_call and not a.report for a in actions):
+                continue
+            keep, keywords = -1, set()
+            for a in actions:
+                c = a.call
+                keywords.update(w[0] for w in a.warn)
+                if c is None:
+                    continue
+                if c.add or c.wrap or c.guard or (c.args and c.keep is None):
+                    keep = 0  # acts on every call
+                elif c.args:
+                    keep = c.keep if keep < 0 else min(keep, c.keep)
+                keywords.update(c.keywords, c.remove, c.drop, c.block)
+            out[name] = (keep, frozenset(keywords))
+        return out
+
+    def tf1_only_names(self) -> frozenset:
+        """Names whose upgrades run only where they mean the TF1 API (`Action.needs_tf1`)."""
+        return frozenset(n for n, actions in self.by_symbol.items() if all(a.needs_tf1 for a in actions))
+
+    def hand_written_names(self) -> frozenset:
+        return frozenset(n for n, actions in self.by_symbol.items() if any(not a.generated for a in actions))
 
     def symbol_triggers(self) -> set:
         return {name.rsplit(".", 1)[-1] for name in list(self.by_symbol) + list(self.modules)}
@@ -171,9 +201,11 @@ def _note(note) -> tuple:
     return note.get("message"), Severity(note["severity"]) if "severity" in note else None
 
 
-def _actions(rule: TableRule, raw: dict, also_tf2: frozenset) -> tuple:
+def _actions(rule: TableRule, raw: dict, also_tf2: frozenset, generated: bool) -> tuple:
     """(symbol actions, method actions, module actions) of one rule, each a list of (name, Action)."""
     symbols, methods, modules = _rule_actions(rule, raw)
+    if generated:
+        symbols = [(n, replace(a, generated=True)) for n, a in symbols]
     if also_tf2:
         symbols = [(n, replace(a, needs_tf1=True) if n in also_tf2 else a) for n, a in symbols]
         methods = [(n, replace(a, needs_tf1=True) if "*." + n in also_tf2 else a) for n, a in methods]
@@ -226,7 +258,7 @@ def load_tables(directory: Optional[str] = None) -> Tables:
             for raw in data.get("rule", ()):
                 rule = _rule(raw)
                 rules.append(rule)
-                for kind, pairs, index in zip(("symbol", "method", "module"), _actions(rule, raw, also_tf2),
+                for kind, pairs, index in zip(("symbol", "method", "module"), _actions(rule, raw, also_tf2, level == "generated"),
                                               (by_symbol, by_method, modules)):
                     for name, action in pairs:
                         if (kind, name) in owner:

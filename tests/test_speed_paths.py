@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tf2migrate.engine.process import Status, precheck
-from tf2migrate.rules.wake_words import exact_symbols, trigger_pattern
+from tf2migrate.rules.wake_words import trigger_pattern, triggers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ NOTE = "experimental_run_v2 -> run; fixed_size_partitioner -> FixedShardsPartiti
 
 
 def _pre(text: str):
-    return precheck("m.py", text.encode(), trigger_pattern(), exact_symbols())[1]
+    return precheck("m.py", text.encode(), triggers())[1]
 
 
 def test_trigger_words_only_in_strings_and_comments_need_no_libcst():

@@ -17,6 +17,7 @@ from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
 from tf2migrate.engine.imports import ImportMap, ast_dotted
 from tf2migrate.engine.source import DecodeProblem, decode
+from tf2migrate.engine.tf_version import TFVersion, decide
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
@@ -62,16 +63,14 @@ def read(path: str):
         return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
 
 
-def precheck(path: str, data: bytes, pattern, exact=None) -> tuple:
-    """(source, result): a result when the file is bad or provably needs no change. `exact`: symbol word ->
-    the canonical names it wakes as (`wake_words.exact_symbols`); other symbol words wake as any TF name."""
+def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
+    """(source, result): a result when the file is bad or provably needs no change. `triggers`: the
+    combined wake words of every rule and table (`rules.wake_words.Triggers`)."""
     try:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
-    found = pattern.findall(src.text)
-    attrs = {a for a, _ in found if a}
-    symbols = {s for _, s in found if s}
+    attrs, symbols = triggers.scan(src.text)
     words = attrs | symbols
     tree = None
     try:
@@ -94,38 +93,57 @@ def precheck(path: str, data: bytes, pattern, exact=None) -> tuple:
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     identifiers = spelled if spelled is not None else _identifiers(tree)
-    if not words or not _may_change(tree, attrs, symbols, identifiers, exact or {}):
+    if not words or not _may_change(tree, attrs, symbols, identifiers, triggers, source):
         return src, FileResult(path, Status.UNCHANGED)
     return dataclasses.replace(src, tree=tree), None
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set, exact: dict) -> bool:
-    """An attribute word on an object (`strategy.experimental_run_v2`; not on a module, such as
-    `tf.compat.v1.data.make_one_shot_iterator`, which no rule touches), or a symbol word that names
-    TensorFlow through the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not); a
-    word in `exact` only as one of its names, spelled as the file spells it (`split` as `tf.strings.split`)."""
+def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
+    """An attribute word on an object in the code (`strategy.experimental_run_v2`; not on a module, as in
+    `tf.compat.v1.data.make_one_shot_iterator`: no rule or table acts on a module's attribute), or a symbol
+    word that names something a rule acts on through the file's imports (`estimator_lib.Estimator` from
+    tensorflow_estimator does not; with the tables, `tf.Session` does, `tf.constant(x)` does not,
+    `tf.argmax(x, 1, out)` only in a TF1 file)."""
     attrs, symbols = attrs & identifiers, symbols & identifiers
     if not attrs and not symbols:
         return False
     imports = ImportMap.from_ast(tree)
-    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
-        if isinstance(node, ast.Attribute) and node.attr in attrs:
-            if ast_dotted(node.value).split(".")[0] not in imports.bindings:
-                return True
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
-            for alias in node.names:  # `from tensorflow... import X as y`: y may be used under its alias
-                if alias.name in symbols and _wakes(alias.name, "tf" + f"{node.module}.{alias.name}"[10:], exact):
+    for node in nodes(tree, ast.Attribute) if attrs else ():
+        if node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+            return True
+    if not symbols:
+        return False
+    verdict = []
+
+    def tf1() -> bool:  # decided once, only when a name TF2 also has is met
+        if not verdict:
+            verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
+        return verdict[0]
+
+    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
+                for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
+                    literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
+                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1):
+                        return True
+            continue
+        if isinstance(node, ast.Call):
+            func = node.func
+            word = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if word in symbols:
+                spelled = ast_dotted(func)
+                literal, canonical = imports.resolve_dotted(spelled)
+                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=tf1):
                     return True
-        elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
-            word = node.attr if isinstance(node, ast.Attribute) else node.id
-            literal, canonical = imports.resolve_dotted(ast_dotted(node))
-            if canonical and _wakes(word, literal, exact):
+            continue
+        word = node.attr if isinstance(node, ast.Attribute) else node.id
+        if word in symbols:
+            spelled = ast_dotted(node)
+            literal, canonical = imports.resolve_dotted(spelled)
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
                 return True
     return False
-
-
-def _wakes(word: str, literal: str, exact: dict) -> bool:
-    return word not in exact or literal in exact[word]
 
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names

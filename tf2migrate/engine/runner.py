@@ -9,7 +9,6 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import os
-import re
 import sys
 from dataclasses import dataclass
 
@@ -36,18 +35,21 @@ def _heavy(job) -> FileResult:
     return result
 
 
-def _trigger_pattern(cache) -> tuple:
-    """The pre-pass regex and its exact symbol names. The cache keeps them: it is keyed on the rule code and
-    tables that make them, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
-    saved = cache.trigger_pattern() if cache else None
-    if saved is not None:
-        return re.compile(saved[0], saved[1]), saved[2]
-    from tf2migrate.rules.wake_words import exact_symbols, trigger_pattern
+def _triggers(cache):
+    """The pre-pass's wake words. The cache keeps them: it is keyed on the rule code and tables that
+    make them, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
+    from tf2migrate.rules.wake_words import Triggers, triggers
 
-    pattern, exact = trigger_pattern(), exact_symbols()
+    saved = cache.trigger_data() if cache else None
+    if saved is not None:
+        try:
+            return Triggers.from_json(saved)
+        except (TypeError, ValueError):
+            pass
+    found = triggers()
     if cache:
-        cache.remember_trigger_pattern(pattern.pattern, pattern.flags, exact)
-    return pattern, exact
+        cache.remember_trigger_data(found.to_json())
+    return found
 
 
 class _Pool:
@@ -83,7 +85,7 @@ class _Pool:
 
 
 def run(candidates, options: RunOptions) -> list:
-    pattern = None  # the rule modules are imported only once a file misses the cache
+    triggers = None  # the rule modules are imported only once a file misses the cache
     results, pool = [], _Pool(options.jobs)
     for cand in candidates:
         if cand.symlink:
@@ -103,9 +105,9 @@ def run(candidates, options: RunOptions) -> list:
         if pending is not None:
             results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest))
             continue
-        if pattern is None:
-            pattern, exact = _trigger_pattern(options.cache)
-        src, done = precheck(cand.path, data, pattern, exact)
+        if triggers is None:
+            triggers = _triggers(options.cache)
+        src, done = precheck(cand.path, data, triggers, options.selection.source)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)

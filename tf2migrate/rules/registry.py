@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import functools
 
-import libcst as cst
-
 from tf2migrate.rules.auto_shard import AutoShard
 from tf2migrate.rules.call_for_each_replica import CallForEachReplica
 from tf2migrate.rules.custom_loops.loss_scaling import LossScaling
@@ -42,24 +40,11 @@ CODE_RULES = (
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
-_CLAIMED_WORDS = frozenset(name.rsplit(".", 1)[-1] for name in CLAIMED)
-
-
-class ClaimAwareTables(TablePlugin):
-    """The table transformer, minus the calls a code rule claims (`Plugin.claims`): a call is upgraded by
-    one rule, never by a rule and a table row (whose argument edits would be read against the wrong call)."""
-
-    def leave_call(self, original, updated):
-        func = original.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", None)
-        if last in _CLAIMED_WORDS and self.ctx.resolve(func)[1] in CLAIMED:
-            return updated
-        return super().leave_call(original, updated)
 
 
 def plugins(ctx) -> list:
     """Code rules first (they rewrite whole calls), then the generic table transformer."""
-    return [cls(ctx) for cls in CODE_RULES] + [ClaimAwareTables(ctx, load_tables())]
+    return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables(), CLAIMED)]
 
 
 @functools.lru_cache(maxsize=None)

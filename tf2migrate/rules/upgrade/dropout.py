@@ -31,7 +31,7 @@ class Dropout(Plugin):
             message="TF2's `tf.nn.dropout` takes `rate` = 1 - `keep_prob`",
             why=__doc__,
             before="import tensorflow as tf\nsess = tf.Session()\ny = tf.nn.dropout(x, 0.9)\n",
-            after="import tensorflow as tf\nsess = tf.Session()\ny = tf.nn.dropout(x, rate=1 - 0.9)\n",
+            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\ny = tf.nn.dropout(x, rate=1 - 0.9)\n",
         ),
         UNKNOWN_SOURCE,
     )

@@ -32,7 +32,7 @@ class Morphology(Plugin):
             why=__doc__,
             before="import tensorflow as tf\nsess = tf.Session()\n"
             "out = tf.nn.dilation2d(images, kernel, [1, 1, 1, 1], [1, 2, 2, 1], \"SAME\")\n",
-            after="import tensorflow as tf\nsess = tf.Session()\nout = tf.nn.dilation2d(images, kernel, [1, 1, 1, 1], "
+            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\nout = tf.nn.dilation2d(images, kernel, [1, 1, 1, 1], "
             "dilations=[1, 2, 2, 1], padding=\"SAME\", data_format=\"NHWC\")\n",
         ),
         UNKNOWN_SOURCE,

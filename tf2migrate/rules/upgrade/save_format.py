@@ -29,7 +29,7 @@ class SaveFormat(Plugin):
             "name the file `*.h5`",
             fix="report only",
             why=__doc__,
-            before="import tensorflow as tf\nsess = tf.Session()\ntf.keras.models.save_model(model, export_path)\n",
+            before="import tensorflow.compat.v1 as tf\ntf.keras.models.save_model(model, export_path)\n",
         ),
     )
 

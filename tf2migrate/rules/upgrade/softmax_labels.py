@@ -27,7 +27,7 @@ class SoftmaxLabels(Plugin):
             why=__doc__,
             before="import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
             "loss = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=x)\n",
-            after="import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+            after="import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\n"
             "loss = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=x)\n",
         ),
         UNKNOWN_SOURCE,

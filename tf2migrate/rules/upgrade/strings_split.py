@@ -32,7 +32,7 @@ class StringsSplit(Plugin):
             message="TF2's `tf.strings.split` returns a RaggedTensor, TF1's a SparseTensor",
             why=__doc__,
             before="import tensorflow as tf\nsess = tf.Session()\nwords = tf.strings.split(lines, sep=' ')\n",
-            after="import tensorflow as tf\nsess = tf.Session()\nwords = tf.strings.split(lines, sep=' ').to_sparse()\n",
+            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\nwords = tf.strings.split(lines, sep=' ').to_sparse()\n",
         ),
         UNKNOWN_SOURCE,
     )

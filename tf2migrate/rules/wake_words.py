@@ -187,7 +187,9 @@ def triggers() -> Triggers:
         code_names |= {name for name in s if "." in name}
     symbols |= code_symbols | {name.rsplit(".", 1)[-1] for name in code_names}
     calls = tables.call_triggers()
-    return Triggers(frozenset(attrs), frozenset(symbols - attrs), frozenset(code_symbols), frozenset(code_names),
+    # a word may be both: an attribute on an object (`ds.make_one_shot_iterator()`) and a TF name a table
+    # renames (`tf.data.make_one_shot_iterator`); the pre-pass tells the two apart by the receiver
+    return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols), frozenset(code_names),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
                     tables.tf1_only_names(), calls)
 

@@ -73,7 +73,7 @@ class GoneArguments(Plugin):
             if canonical == "tf.while_loop":
                 keep_v1 = False  # it only unpacked a one-element `loop_vars`: rare, left (its arguments still move)
             else:
-                what = f"`{canonical[3:]}` without `{gone.name}=`"
+                what = f"`{canonical}` without `{gone.name}=`"
                 if tf1_here(self.ctx, original, literal, what):
                     self.ctx.report(original, "TFM658", f"TF1 defaulted to `{gone.name}={gone.tf1_default}`, TF2 "
                                     f"behaves as `{gone.name}={gone.tf2_value}`: to keep TF1's results call "

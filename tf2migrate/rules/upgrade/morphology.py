@@ -46,7 +46,7 @@ class Morphology(Plugin):
         if args is None or len(args) > 6:
             return updated
         tf1_words = any(a.keyword is not None and a.keyword.value in RENAMES for a in updated.args)
-        if len(args) > 3 and not tf1_words and not tf1_here(self.ctx, original, literal, f"`{canonical[3:]}` with "
+        if len(args) > 3 and not tf1_words and not tf1_here(self.ctx, original, literal, f"`{canonical}` with "
                                                             "a fourth positional argument (TF1's rates, TF2's padding)"):
             return updated
         if not tf1_words and len(args) <= 3:

@@ -19,6 +19,7 @@ from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
 from tf2migrate.rules.tables import load_tables
 from tf2migrate.rules.upgrade.casts import Casts
+from tf2migrate.rules.upgrade.device_function import DeviceFunction
 from tf2migrate.rules.upgrade.dropout import Dropout
 from tf2migrate.rules.upgrade.extract_glimpse import ExtractGlimpse
 from tf2migrate.rules.upgrade.gone_arguments import GoneArguments
@@ -38,6 +39,7 @@ CODE_RULES = (
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
+    DeviceFunction,
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 

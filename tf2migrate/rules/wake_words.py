@@ -62,6 +62,7 @@ WAKE = {
     "pool_seed": (frozenset(), frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})),
     "extract_glimpse": (frozenset(), frozenset({"tf.image.extract_glimpse"})),
     "morphology": (frozenset(), frozenset({"tf.nn.dilation2d", "tf.nn.erosion2d"})),
+    "device_function": (frozenset(), _and_v1({"tf.device"}) - {"tf.compat.v1.device"}),
     "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
     "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
                                                "tf.nn.ctc_beam_search_decoder"})),

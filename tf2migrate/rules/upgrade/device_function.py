@@ -1,0 +1,65 @@
+"""TFM665: `tf.device(device_function)` (a TF1 device function, e.g. `replica_device_setter`) ->
+`tf.compat.v1.device(...)`."""
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from tf2migrate.engine.ast_index import nodes
+from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.upgrade.common import called
+
+DEVICE = frozenset({"tf.device"})
+SETTER = "tf.train.replica_device_setter"
+
+
+class DeviceFunction(Plugin):
+    """TF1's `tf.device` also took a function from an op to a device: `tf.train.replica_device_setter(...)`
+    put variables on parameter servers that way. TF2's `tf.device` takes only a device name; the function
+    form lives on as `tf.compat.v1.device`, in graph mode only. A call given a lambda, a
+    `replica_device_setter(...)`, or a name bound to either or to a function defined in this module is
+    kept on `tf.compat.v1.device` and reported: in TF2, parameter-server placement is
+    `tf.distribute.experimental.ParameterServerStrategy`'s job. Device names (strings, or names that are
+    not known functions) are left alone."""
+
+    wake = "device_function"
+    claims = DEVICE
+    infos = (
+        RuleInfo(
+            code="TFM665",
+            name="device-function",
+            summary="tf.device(device_function) -> tf.compat.v1.device(device_function) (graph mode only)",
+            message="TF2's `tf.device` takes only a device name: the device function is kept on "
+            "`tf.compat.v1.device` (graph mode); in TF2, ParameterServerStrategy places variables",
+            fix="partial",
+            why=__doc__,
+            before="import tensorflow as tf\nwith tf.device(tf.train.replica_device_setter(ps_tasks=2)):\n"
+            "    w = tf.Variable(0.0)\n",
+            after="import tensorflow as tf\nwith tf.compat.v1.device(tf.compat.v1.train.replica_device_setter(ps_tasks=2)):\n"
+            "    w = tf.Variable(0.0)\n",
+        ),
+    )
+
+    def leave_call(self, original: cst.Call, updated: cst.Call):
+        literal, canonical = called(self.ctx, original, DEVICE)
+        if canonical is None or literal.startswith("tf.compat.v1.") or len(original.args) != 1:
+            return updated
+        if not self._is_function(original.args[0].value) or not self.ctx.report(original, "TFM665"):
+            return updated
+        return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
+
+    def _is_function(self, value: cst.BaseExpression) -> bool:
+        if isinstance(value, cst.Lambda):
+            return True
+        if isinstance(value, cst.Call):
+            return self.ctx.resolve(value.func)[1] == SETTER
+        if isinstance(value, cst.Name):
+            return value.value in self._functions() or self.ctx.facts.made_by_any(value, lambda c: c == SETTER)
+        return False
+
+    def _functions(self) -> set:
+        key = "device_function.defs"
+        if key not in self.ctx.memo:
+            self.ctx.memo[key] = {n.name for n in nodes(self.ctx.tree, ast.FunctionDef)}
+        return self.ctx.memo[key]

@@ -126,9 +126,9 @@ def _read_module(module, prog: Program, ctx) -> None:
             try:
                 prog.specs[name] = (canonical, bind(value, SPEC_PARAMS[canonical], canonical), value)
                 prog.removed.add(i)
-                fn = prog.specs[name][1].get("input_fn")
-                if isinstance(fn, cst.Name):
-                    prog.input_fns.add(fn.value)
+                fn = uses.input_fn_name(prog.specs[name][1].get("input_fn"))
+                if fn is not None:
+                    prog.input_fns.add(fn)
             except Unreadable as problem:
                 prog.blockers.append(problem)
     config = prog.bound.get("config")

@@ -136,11 +136,13 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
     if layer is not None and not layers:
         raise Unreadable(stmt, "a layer after the loss: convert the Estimator by hand")
     if layer is not None:
-        if not (isinstance(layer.input, cst.Name) and layer.input.value == chain.end()):
-            what = source(layer.input)
-            raise Unreadable(layer.input, f"layer input `{what}` is not the previous layer's output: "
+        nested = _nested(layer, ctx)  # dense(dense(x, 12), 1): the innermost layer first
+        first = nested[0]
+        if not (isinstance(first.input, cst.Name) and first.input.value == chain.end()):
+            what = source(first.input)
+            raise Unreadable(first.input, f"layer input `{what}` is not the previous layer's output: "
                              "a non-sequential model needs converting by hand")
-        chain.steps.append(Step(name, stmt, layer))
+        chain.steps += [Step("", stmt, inner) for inner in nested[:-1]] + [Step(name, stmt, layer)]
         return
     known = {s.name for s in chain.steps}
     used = names_in(value)
@@ -151,6 +153,17 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         problem.shimmable = shimmable
         raise problem
     chain.steps.append(Step(name, stmt))
+
+
+def _nested(layer, ctx) -> list:
+    """`layer` and the layers nested in its input, innermost first: a call of calls is still sequential."""
+    out = [layer]
+    while isinstance(out[0].input, cst.Call):
+        inner = read_layer(out[0].input, ctx)
+        if inner is None:
+            break
+        out.insert(0, inner)
+    return out
 
 
 def read_with(stmt: cst.With, plan, ctx, reader) -> None:

@@ -14,7 +14,7 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator import hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
-from tf2migrate.rules.estimator.uses import METHODS
+from tf2migrate.rules.estimator.uses import METHODS, input_fn_name
 
 
 class Runs:
@@ -31,10 +31,14 @@ class Runs:
             return f"{input_fn.value}()"
         if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
             return self.w.text(input_fn.body)
-        raise Unreadable(input_fn, "input_fn that is not a function name or a lambda: convert by hand")
+        if isinstance(input_fn, cst.Call) and isinstance(self.prog.defs.get(input_fn_name(input_fn)), cst.FunctionDef):
+            return f"{self.w.text(input_fn)}()"  # make_input_fn(...) returns the input function: call it
+        raise Unreadable(input_fn, "input_fn that is not a function name, a lambda or a call of a function of this "
+                         "file that makes one: convert by hand")
 
     def repeats(self, input_fn) -> bool:
-        node = self.prog.defs.get(input_fn.value) if isinstance(input_fn, cst.Name) else input_fn
+        name = input_fn_name(input_fn)
+        node = self.prog.defs.get(name) if name is not None else input_fn
         return node is None or ".repeat(" in source(node)
 
     def callbacks(self, plan: hooks.HookPlan, patience=None) -> list:

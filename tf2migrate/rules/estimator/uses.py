@@ -25,6 +25,13 @@ def assignment(stmt):
     return None, None
 
 
+def input_fn_name(expr):
+    """The same-file function an `input_fn` argument names: `train_input_fn` or the factory in `make_input_fn(...)`."""
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
 def callee(expr, ctx):
     return ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
 
@@ -60,8 +67,8 @@ def runs(module, prog, ctx) -> None:
                                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "train")
         for call in finder.runs:
             for arg in call.args:
-                if (arg.keyword is None or arg.keyword.value == "input_fn") and isinstance(arg.value, cst.Name):
-                    prog.input_fns.add(arg.value.value)
+                if (arg.keyword is None or arg.keyword.value == "input_fn") and input_fn_name(arg.value):
+                    prog.input_fns.add(input_fn_name(arg.value))
         prog.blockers.extend(finder.problems)
 
 

@@ -70,6 +70,14 @@ class Writer:
 
     # the model
     def layer(self, layer) -> str:
+        text = self._layer(layer)
+        if layer.loop is not None:  # one layer per pass of the model_fn's loop
+            return f"*[{text} for {self.text(layer.loop.target)} in {self.text(layer.loop.iter)}]"
+        return text
+
+    def _layer(self, layer) -> str:
+        if layer.kind == "Select":
+            return f"{self.tf('tf.keras.layers.Lambda')}(lambda features: features[{self.text(layer.key)}])"
         if layer.kind == "Activation":
             return f"{self.tf('tf.keras.layers.Activation')}({self.text(layer.activation)})"
         if layer.kind == "Reshape":
@@ -124,6 +132,7 @@ class Writer:
                 steps.insert(0, step)
                 needed |= render.names_in(step.stmt.body[0].value)
         i = self.indent
-        body = "".join(f"{i}{self.text(s.stmt.body[0].targets[0].target)} = {self.text(s.stmt.body[0].value)}\n"
-                       for s in steps)
+        kept = [render.respell(s.stmt, self.ctx).with_changes(leading_lines=[]) for s in steps]
+        code = cst.Module(body=kept, default_indent=i).code
+        body = "".join(f"{i}{line}\n" for line in code.rstrip("\n").split("\n")) if steps else ""
         return f"def {self.pred_name}({plan.chain.output}):\n{body}{i}return {self.text(pred)}\n"

@@ -13,7 +13,7 @@ import libcst as cst
 
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, literal
-from tf2migrate.rules.estimator.layers import read_layer
+from tf2migrate.rules.estimator.layers import read_layer, read_selection
 from tf2migrate.rules.estimator.render import names_in
 
 DERIVING = {"tf.argmax", "tf.math.argmax", "tf.nn.softmax", "tf.nn.sigmoid", "tf.sigmoid", "tf.math.sigmoid",
@@ -132,7 +132,7 @@ def read_assign(name, value, stmt, plan, ctx, layers=True) -> None:
 
 
 def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
-    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else None
+    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else read_selection(value)
     if layer is not None and not layers:
         raise Unreadable(stmt, "a layer after the loss: convert the Estimator by hand")
     if layer is not None:
@@ -164,6 +164,27 @@ def _nested(layer, ctx) -> list:
             break
         out.insert(0, inner)
     return out
+
+
+def read_for(stmt: cst.For, plan, ctx, reader) -> None:
+    """`for units in params["hidden_units"]: net = tf1.layers.dense(net, units)`: one layer per pass, fed by
+    the layer before it; the loop becomes a list comprehension in the Sequential model."""
+    chain, start = plan.chain, len(plan.chain.steps)
+    body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+    names = names_in(stmt.iter)
+    if plan.loss is not None or stmt.orelse is not None or stmt.asynchronous is not None \
+            or not isinstance(stmt.target, cst.Name) or len(body) != 1 \
+            or names & ({"features", "labels", "mode"} | {s.name for s in chain.steps}):
+        raise Unreadable(stmt, "`for` loop in model_fn that is not one layer per pass over a list of "
+                         "settings: convert by hand")
+    before = chain.end()
+    reader.statement(body[0], -1)
+    added = chain.steps[start:]
+    if len(added) != 1 or added[0].layer is None or added[0].name != before or added[0].layer.kind == "Select":
+        del chain.steps[start:]
+        raise Unreadable(stmt, "`for` loop in model_fn that does not apply one layer to the name it "
+                         "reassigns: convert by hand")
+    added[0].layer.loop = stmt
 
 
 def read_with(stmt: cst.With, plan, ctx, reader) -> None:

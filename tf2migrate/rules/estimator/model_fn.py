@@ -82,11 +82,16 @@ class _Reader:
             return
         if isinstance(stmt, cst.With):
             return forward.read_with(stmt, self.plan, self.ctx, self)
+        if isinstance(stmt, cst.For):
+            return forward.read_for(stmt, self.plan, self.ctx, self)
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
         small = stmt.body[0]
         if isinstance(small, cst.Return):
             return self.returned(small)
+        if isinstance(small, cst.Assert) and spec.on_mode_only(small.test, self.ctx):
+            self.plan.notes.append((small, "TFM301", "assert on the mode dropped: Keras has no modes"))
+            return None
         if isinstance(small, cst.Expr) and spec.is_summary(small.value, self.ctx):
             self.plan.notes.append((small, "TFM306", "TF1 summary dropped: use tf.keras.callbacks.TensorBoard"))
             return None

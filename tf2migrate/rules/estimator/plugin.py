@@ -10,7 +10,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, scope, shim, strategy, uses
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, uses
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -126,7 +126,8 @@ class EstimatorToKeras(Plugin):
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
         lines += strategy.statements(kind, var, prog, ctx, w, part_text)
         params = prog.bound.get("params")
-        make = f"{w.model_var} = {w.build_name}({w.text(params) if params is not None else ''})"
+        params_text = w.text(render.one_per_line(params, i)) if params is not None else ""
+        make = f"{w.model_var} = {w.build_name}({params_text})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)
         return "\n".join(lines)
 

@@ -31,6 +31,15 @@ def mode_branch(stmt, ctx) -> Optional[str]:
     return key if key in ("PREDICT", "EVAL", "TRAIN") else None
 
 
+def on_mode_only(test, ctx) -> bool:
+    """`assert mode == ModeKeys.TRAIN`: a comparison of `mode` with a mode key, nothing else."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    sides = [test.left, test.comparisons[0].comparator]
+    keys = [s for s in sides if (ctx.resolve(s)[1] or "").startswith("tf.estimator.ModeKeys.")]
+    return len(keys) == 1 and any(isinstance(s, cst.Name) and s.value == "mode" for s in sides)
+
+
 def estimator_spec(expr, ctx) -> Optional[dict]:
     if isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] == "tf.estimator.EstimatorSpec":
         return bind(expr, SPEC_PARAMS, "EstimatorSpec")

@@ -264,3 +264,35 @@ est.train(input_fn, steps=1)  # a single step: a smoke test
     assert "model = build_model()  # one model for the whole run\n" in result.code
     assert "model.fit(input_fn(), steps_per_epoch=1)  # a single step: a smoke test\n" in result.code
     assert rewrite_text(result.code, "comments.py").code == result.code
+
+
+def test_a_loss_on_something_other_than_the_labels_blocks():
+    source = HEAD + MODEL_FN.replace("mean_squared_error(labels, logits)", "mean_squared_error(labels * 2, logits)") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "labels.py")
+    assert result.code == source
+    assert [(d.line, d.code) for d in result.diagnostics] == [(6, "TFM302")]
+
+
+def test_nested_layers_are_sequential_and_a_layer_loop_becomes_a_comprehension():
+    source = HEAD + MODEL_FN.replace("    logits = tf1.layers.dense(features, 1)\n", (
+        "    net = tf1.layers.dense(tf1.layers.dense(features, 8), 4)\n"
+        "    for units in [3, 2]:\n"
+        "        net = tf1.layers.dense(net, units)\n"
+        "    logits = tf1.layers.dense(net, 1)\n")) + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "loop.py")
+    assert ("    model = tf.keras.Sequential([\n        tf.keras.layers.Dense(8),\n        tf.keras.layers.Dense(4),\n"
+            "        *[tf.keras.layers.Dense(units) for units in [3, 2]],\n        tf.keras.layers.Dense(1),\n    ])\n"
+            ) in result.code
+
+
+def test_a_loop_that_is_not_one_layer_per_pass_stays_in_the_shim():
+    loop = ("    net = features\n"
+            "    for units in [3, 2]:\n"
+            "        net = tf1.layers.dense(net, units)\n"
+            "        net = tf1.layers.dropout(net, 0.1)\n")
+    source = HEAD + MODEL_FN.replace("    logits = tf1.layers.dense(features, 1)\n", (
+        loop + "    logits = tf1.layers.dense(net, 1)\n")) + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "loop.py")
+    assert "TFM313" in {d.code for d in result.diagnostics}
+    assert "".join("    " + line for line in loop.splitlines(keepends=True)) in result.code

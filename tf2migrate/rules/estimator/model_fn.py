@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward, spec
+from tf2migrate.rules.estimator import forward, losses, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
@@ -103,9 +103,15 @@ class _Reader:
 
     def assign(self, name, value, stmt, index) -> None:
         ctx, plan = self.ctx, self.plan
+        if isinstance(value, cst.Name) and value.value == "None" and name not in self.env:
+            self.env[name] = ("default",)  # `loss = None` before the mode branches assign it
+            return
         if isinstance(value, cst.Call):
             if ctx.resolve(value.func)[1] in GLOBAL_STEP and not value.args:
                 self.step_names.add(name)
+                return
+            if losses.is_one_hot_labels(value, ctx):
+                self.env[name] = ("one_hot",)
                 return
             loss = read_loss(value, ctx)
             if loss is not None:
@@ -115,6 +121,8 @@ class _Reader:
                     plan.chain.finish(loss.output)
                 elif isinstance(loss.output, cst.Name):
                     plan.chain.output = loss.output.value
+                # checked once the loss is known, so that the rest of the model_fn is still read
+                plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
                 return
             if spec.is_update_ops(value, ctx):
                 self.env[name] = ("update_ops",)

@@ -7,6 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import bind
 
 SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs", "training_chief_hooks",
@@ -14,21 +15,28 @@ SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "ex
 
 
 def mode_branch(stmt, ctx) -> Optional[str]:
-    """'PREDICT' / 'EVAL' / 'TRAIN' for `if mode == tf1.estimator.ModeKeys.X:` without else, else None."""
+    """For `if <test on mode>:` without else, the test's source ('mode == ModeKeys.TRAIN', 'mode != ...',
+    'mode in (...)'), else None. Keras has no modes: the body is read as if it always ran."""
     if not isinstance(stmt, cst.If) or stmt.orelse is not None:
         return None
     test = stmt.test
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.Equal)):
+            and isinstance(test.comparisons[0].operator, (cst.Equal, cst.NotEqual, cst.In))):
         return None
     left, right = test.left, test.comparisons[0].comparator
-    if isinstance(right, cst.Name) and right.value == "mode":
+    if isinstance(right, cst.Name) and right.value == "mode" and not isinstance(test.comparisons[0].operator, cst.In):
         left, right = right, left
     if not (isinstance(left, cst.Name) and left.value == "mode"):
         return None
-    canonical = ctx.resolve(right)[1] or ""
-    key = canonical.rpartition(".")[2] if canonical.startswith("tf.estimator.ModeKeys.") else None
-    return key if key in ("PREDICT", "EVAL", "TRAIN") else None
+    keys = [e.value for e in right.elements] if isinstance(right, (cst.Tuple, cst.List)) else [right]
+    if not keys or not all(_mode_key(k, ctx) for k in keys):
+        return None
+    return source(test)
+
+
+def _mode_key(expr, ctx) -> bool:
+    canonical = ctx.resolve(expr)[1] or ""
+    return canonical.rpartition(".")[2] in ("PREDICT", "EVAL", "TRAIN") and canonical.startswith("tf.estimator.ModeKeys.")
 
 
 def on_mode_only(test, ctx) -> bool:

@@ -296,3 +296,22 @@ def test_a_loop_that_is_not_one_layer_per_pass_stays_in_the_shim():
     result = rewrite_text(source, "loop.py")
     assert "TFM313" in {d.code for d in result.diagnostics}
     assert "".join("    " + line for line in loop.splitlines(keepends=True)) in result.code
+
+
+def test_a_helper_that_returns_the_estimator_is_read_through_its_call():
+    helper = '''def build_estimator(config=None, params=None):
+    """A docstring."""
+    return tf1.estimator.Estimator(model_fn, config=config, params=params)
+
+
+'''
+    source = HEAD + MODEL_FN + helper + "est = build_estimator(params={'n': 1})\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "helper.py")
+    assert "def build_estimator" not in result.code and "model = build_model({'n': 1})\n" in result.code
+    computed = HEAD + MODEL_FN + helper.replace("params=params", "params=dict(params)") + (
+        "est = build_estimator(params={'n': 1})\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(computed, "helper.py")
+    assert result.code == computed
+    assert [(d.line, d.code) for d in result.diagnostics] == [(13, "TFM302")]
+    used_twice = source + "other = build_estimator()\n"
+    assert rewrite_text(used_twice, "helper.py").code == used_twice

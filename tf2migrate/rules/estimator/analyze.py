@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import canned, uses
+from tf2migrate.rules.estimator import builders, canned, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -50,16 +50,20 @@ class Program:
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
+    builder: Optional[builders.Builder] = None  # the helper that returns the Estimator, if it is built by one
+    builder_site: Optional[cst.Call] = None  # the call of that helper (or the Estimator call itself)
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:
     """The Estimator program at the top level of the module (None if there is none there)."""
-    prog = None
+    prog, helpers = None, builders.find(module, lambda value: is_estimator(value, ctx))
     for i, stmt in enumerate(module.body):
         name, value = assignment(stmt)
-        if is_estimator(value, ctx):
+        helper = builders.called(value, helpers)
+        if is_estimator(value, ctx) or helper is not None:
             if prog is None:
-                prog = Program(i, name, value, {})
+                prog = Program(i, name, helper.call if helper else value, {}, builder=helper)
+                prog.builder_site = value
             else:
                 prog.blockers.append(Unreadable(value, "a second Estimator in this file: the conversion handles one "
                                                 "Estimator program per file; split the file or convert by hand"))
@@ -67,6 +71,9 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
         return None
     try:
         prog.bound = bind(prog.call, canned.CANNED.get(callee(prog.call, ctx), ESTIMATOR_PARAMS), "Estimator")
+        if prog.builder is not None:
+            prog.bound = builders.substitute(prog.bound, prog.builder, prog.builder_site)
+            prog.removed.add(prog.builder.index)
     except Unreadable as problem:
         prog.blockers.append(problem)
         return prog
@@ -77,6 +84,12 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
 def is_estimator(value, ctx) -> bool:
     canonical = callee(value, ctx) if value is not None else None
     return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED
+
+
+def builds_estimator(module: cst.Module, ctx):
+    """`value -> bool`: an Estimator call, or a call of a helper of `module` that returns one."""
+    helpers = builders.find(module, lambda value: is_estimator(value, ctx))
+    return lambda value: is_estimator(value, ctx) or builders.called(value, helpers) is not None
 
 
 def _builds_estimator(ctx) -> bool:

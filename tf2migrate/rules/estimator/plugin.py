@@ -22,7 +22,7 @@ class EstimatorToKeras(Plugin):
         ctx = self.ctx
         prog, flat = analyze.find(original, ctx), None
         if prog is None:  # not at the top level: in `def main():`, or somewhere it only gets reported
-            flat = scope.flatten(original, updated, lambda value: analyze.is_estimator(value, ctx))
+            flat = scope.flatten(original, updated, analyze.builds_estimator(original, ctx))
             prog = analyze.find(flat.original, ctx) if flat else analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(prog.call, "TFM301"):
             return updated

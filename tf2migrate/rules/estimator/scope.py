@@ -29,6 +29,8 @@ class Flat:
         start, end = marks[self.index], marks[self.index + self.count]
         fn = updated.body[self.index]
         inner = [_blank_lines_for_a_block(stmt) for stmt in body[start:end]] or [cst.SimpleStatementLine([cst.Pass()])]
+        first = inner[0]  # no blank line opens a block (lines carried from a removed statement before it)
+        inner[0] = first.with_changes(leading_lines=[line for line in first.leading_lines if line.comment is not None])
         return [*body[:start], fn.with_changes(body=fn.body.with_changes(body=inner)), *body[end:]]
 
 

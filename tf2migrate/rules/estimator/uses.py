@@ -83,6 +83,8 @@ class Uses(cst.CSTVisitor):
             e.value for e in (prog.bound.get("model_fn"), prog.bound.get("config")) if isinstance(e, cst.Name)}
         if prog.strategy_var:
             self.owned.add(prog.strategy_var)
+        if prog.builder is not None:
+            self.owned.add(prog.builder.fn.name.value)
         self._ok: set = set()
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -315,3 +315,20 @@ def test_a_helper_that_returns_the_estimator_is_read_through_its_call():
     assert [(d.line, d.code) for d in result.diagnostics] == [(13, "TFM302")]
     used_twice = source + "other = build_estimator()\n"
     assert rewrite_text(used_twice, "helper.py").code == used_twice
+
+
+@pytest.mark.parametrize("hook,converted", [
+    ("tf1.train.LoggingTensorHook({'loss': loss}, every_n_iter=2)", True),
+    ("tf1.train.LoggingTensorHook({'logits': logits}, every_n_iter=2)", False),
+    ("tf1.train.ProfilerHook(save_steps=2, output_dir='/tmp/p')", False),
+    ("tf1.train.SummarySaverHook(save_secs=5, output_dir='/tmp/s', summary_op=tf1.summary.merge_all())", False),
+])
+def test_training_hooks_of_the_model_fn_become_callbacks_or_block(hook, converted):
+    source = HEAD + MODEL_FN.replace("train_op=train_op)", f"train_op=train_op, training_hooks=[{hook}])") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "hooks.py")
+    assert (result.code != source) == converted
+    if converted:
+        assert "LambdaCallback" in result.code
+    else:
+        assert [d.line for d in result.diagnostics if d.code == "TFM302"] == [8]

@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import forward, losses, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
 from tf2migrate.rules.estimator.optimizers import read_optimizer
@@ -34,6 +35,9 @@ class ModelPlan:
     blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
     forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
+    training_hooks: Optional[cst.BaseExpression] = None  # EstimatorSpec(training_hooks=...)
+    hooks: dict = field(default_factory=dict)  # local name -> hook call, for training_hooks
+    tensors: set = field(default_factory=set)  # local names of the loss and the global step (loggable)
     loss_index: int = -1  # index of the loss statement in the body
     forward_indices: list = field(default_factory=list)  # body indices of the statements before the loss
 
@@ -109,6 +113,10 @@ class _Reader:
         if isinstance(value, cst.Call):
             if ctx.resolve(value.func)[1] in GLOBAL_STEP and not value.args:
                 self.step_names.add(name)
+                plan.tensors.add(name)
+                return
+            if ctx.resolve(value.func)[1] in HOOK_NAMES:
+                plan.hooks[name] = value
                 return
             if losses.is_one_hot_labels(value, ctx):
                 self.env[name] = ("one_hot",)
@@ -117,6 +125,7 @@ class _Reader:
             if loss is not None:
                 plan.loss, plan.loss_index = loss, index
                 self.env[name] = ("loss",)
+                plan.tensors.add(name)
                 if not plan.forward_blockers:
                     plan.chain.finish(loss.output)
                 elif isinstance(loss.output, cst.Name):
@@ -175,9 +184,11 @@ class _Reader:
         returned = spec.estimator_spec(ret.value, self.ctx)
         if returned is None:
             raise Unreadable(ret, "model_fn returns something other than an EstimatorSpec: convert by hand")
-        for key in ("training_chief_hooks", "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):
+        for key in ("training_chief_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):
             if key in returned:
                 raise Unreadable(returned[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
+        if "training_hooks" in returned:  # read with the runs, where they become callbacks of `fit`
+            self.plan.training_hooks = returned["training_hooks"]
         if "predictions" in returned:
             self.plan.predictions = returned["predictions"]
         if "eval_metric_ops" in returned:

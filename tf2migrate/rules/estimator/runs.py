@@ -54,6 +54,14 @@ class Runs:
                 raise Unreadable(e.metric, "early stopping on a metric name that is not a string literal")
             out.append(f"{tf('tf.keras.callbacks.EarlyStopping')}(monitor={('val_' + metric)!r}, "
                        f"patience={patience}, mode={e.mode!r})".replace("'", '"'))
+        for directory, basename, every in plan.checkpoints:
+            name = self.w.text(basename) if basename is not None else '"model.ckpt"'
+            path = f"{tf('tf.io.gfile.join')}({self.w.text(directory)}, {name})"
+            out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"),
+                                     [path, "save_weights_only=True", f"save_freq={self.w.text(every)}"]))
+        for directory, every in plan.summaries:
+            out.append(self._in_list(tf("tf.keras.callbacks.TensorBoard"),
+                                     [self.w.text(directory), f"update_freq={self.w.text(every)}"]))
         model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
         if model_dir is not None:
             freq = self.prog.config.get("save_checkpoints_steps")
@@ -64,10 +72,21 @@ class Runs:
                                "resume from it the way an Estimator did"))
         return out
 
+    def _in_list(self, func: str, args: list) -> str:
+        """A callback call as an item of the `callbacks=[...]` list of `fit` (two levels in), wrapped at 100."""
+        i, one = self.w.indent, f"{func}({', '.join(args)})"
+        if len(i * 2 + one) < 100:
+            return one
+        return f"{func}(\n" + "".join(f"{i * 3}{a},\n" for a in args) + f"{i * 2})"
+
     def fit(self, input_fn, steps, plan: hooks.HookPlan, eval_fn=None, eval_steps=None) -> list:
         """Statements (source) for training; with early stopping the evaluation is part of `fit`."""
         m, lines = self.w.model_var, []
         ds = self.dataset(input_fn)
+        model = self.prog.model
+        if getattr(model, "training_hooks", None) is not None:
+            plan = plan.merged(hooks.read_hooks(model.training_hooks, self.prog, self.ctx, model.hooks, model.tensors))
+            self.notes.extend(n for n in plan.notes if n not in self.notes)
         if plan.stop_steps is not None:
             if steps is not None and source(steps) != source(plan.stop_steps):
                 raise Unreadable(plan.stop_steps, "StopAtStepHook and max_steps disagree: keep one of them")

@@ -50,9 +50,13 @@ INFOS = (
           "SparseCategoricalAccuracy, auc of sigmoid(logits) AUC(from_logits=True). The TF1 key is kept as "
           "the metric name, so evaluate(return_dict=True) answers with the same keys. TF1 summaries are dropped "
           "(use the TensorBoard callback)."),
-    _info("TFM307", "hooks-to-callbacks", "StopAtStepHook / LoggingTensorHook -> step count / LambdaCallback",
+    _info("TFM307", "hooks-to-callbacks", "StopAtStepHook / LoggingTensorHook / CheckpointSaverHook / "
+          "SummarySaverHook -> step count / LambdaCallback / ModelCheckpoint / TensorBoard",
           "session hook converted", "SessionRunHooks do not exist in Keras: StopAtStepHook becomes the step "
-          "count of fit, LoggingTensorHook on the loss a LambdaCallback that prints the logs."),
+          "count of fit, LoggingTensorHook on the loss a LambdaCallback that prints the logs, "
+          "CheckpointSaverHook(save_steps) a ModelCheckpoint with that save_freq and SummarySaverHook(save_steps) "
+          "a TensorBoard callback with that update_freq. The model_fn's EstimatorSpec(training_hooks=...) go to "
+          "every fit, like the hooks passed to train()."),
     _info("TFM308", "custom-session-hook", "a user's SessionRunHook subclass: rewrite it as a Keras Callback",
           "custom SessionRunHook: rewrite it as a tf.keras.callbacks.Callback",
           "begin -> on_train_begin, before_run -> on_train_batch_begin, after_run -> on_train_batch_end, "

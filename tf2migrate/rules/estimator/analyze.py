@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import builders, canned, uses
+from tf2migrate.rules.estimator import builders, canned, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -50,6 +50,7 @@ class Program:
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
+    tpu: Optional[tpu.TPUPlan] = None  # for a TPUEstimator: its switch, batch sizes and TPU settings
     builder: Optional[builders.Builder] = None  # the helper that returns the Estimator, if it is built by one
     builder_site: Optional[cst.Call] = None  # the call of that helper (or the Estimator call itself)
 
@@ -70,7 +71,9 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
     if prog is None:
         return None
     try:
-        prog.bound = bind(prog.call, canned.CANNED.get(callee(prog.call, ctx), ESTIMATOR_PARAMS), "Estimator")
+        canonical = callee(prog.call, ctx)
+        signature = tpu.ESTIMATOR_PARAMS if canonical in tpu.ESTIMATORS else canned.CANNED.get(canonical, ESTIMATOR_PARAMS)
+        prog.bound = bind(prog.call, signature, "Estimator")
         if prog.builder is not None:
             prog.bound = builders.substitute(prog.bound, prog.builder, prog.builder_site)
             prog.removed.add(prog.builder.index)
@@ -83,7 +86,7 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
 
 def is_estimator(value, ctx) -> bool:
     canonical = callee(value, ctx) if value is not None else None
-    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED
+    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS
 
 
 def builds_estimator(module: cst.Module, ctx):
@@ -95,7 +98,7 @@ def builds_estimator(module: cst.Module, ctx):
 def _builds_estimator(ctx) -> bool:
     for node in nodes(ctx.tree, ast.Call):
         canonical = ctx.imports.ast_canonical(node.func)
-        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED:
+        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS:
             return True
     return False
 
@@ -145,21 +148,33 @@ def _read_module(module, prog: Program, ctx) -> None:
             except Unreadable as problem:
                 prog.blockers.append(problem)
     config = prog.bound.get("config")
+    on_tpu = callee(prog.call, ctx) in tpu.ESTIMATORS
+    configs = {"tf.estimator.RunConfig"} | (tpu.RUN_CONFIGS if on_tpu else set())
     if isinstance(config, cst.Name):
         for i, stmt in enumerate(module.body):
             name, value = assignment(stmt)
-            if name == config.value and callee(value, ctx) == "tf.estimator.RunConfig":
+            if name == config.value and callee(value, ctx) in configs:
                 prog.config_node = value
                 prog.removed.add(i)
-    elif isinstance(config, cst.Call) and callee(config, ctx) == "tf.estimator.RunConfig":
+    elif isinstance(config, cst.Call) and callee(config, ctx) in configs:
         prog.config_node = config
     elif config is not None:
         prog.blockers.append(Unreadable(config, "Estimator config that is not a RunConfig: convert by hand"))
+    tpu_config = {}
     if prog.config_node is not None:
         from tf2migrate.rules.estimator.strategy import CONFIG_PARAMS
 
         try:
-            prog.config = bind(prog.config_node, CONFIG_PARAMS, "RunConfig")
+            if callee(prog.config_node, ctx) in tpu.RUN_CONFIGS:
+                bound = bind(prog.config_node, tpu.RUN_CONFIG_PARAMS + CONFIG_PARAMS, "RunConfig")
+                prog.config, tpu_config = tpu.split_config(bound, ctx)
+            else:
+                prog.config = bind(prog.config_node, CONFIG_PARAMS, "RunConfig")
+        except Unreadable as problem:
+            prog.blockers.append(problem)
+    if on_tpu:
+        try:
+            prog.tpu = tpu.plan(prog.bound, tpu_config)
         except Unreadable as problem:
             prog.blockers.append(problem)
     _strategy(module, prog, ctx)

@@ -99,11 +99,23 @@ INFOS = (
           "TF1 evaluated after every checkpoint and stopped when the metric had not improved for N steps. "
           "Training is split into epochs of save_checkpoints_steps steps with validation_data, and the patience "
           "is counted in those epochs."),
+    _info("TFM317", "tpu-estimator", "TPUEstimator + tpu.RunConfig(TPUConfig) -> TPUStrategy behind the same "
+          "use_tpu switch, compile(steps_per_execution=iterations_per_loop)",
+          "TPUEstimator converted to Keras under TPUStrategy (the default strategy when use_tpu is false)",
+          "TPUStrategy over the program's own TPUClusterResolver (connected and initialized first) replaces the "
+          "TPUEstimator when its use_tpu switch is true, the default strategy when it is false, as TPUEstimator "
+          "then trained on the CPU. iterations_per_loop becomes steps_per_execution. The model_fn and the input "
+          "functions get the params TPUEstimator gave them: the user's, batch_size (the global train batch, "
+          "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
+          "gradients. host_call, scaffold_fn and eval_metrics are reported, not converted."),
 )
 
 
 def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
     notes, model = [], prog.model
+    if prog.tpu is not None:
+        notes.append((prog.call, "TFM317", None))
+        notes += [(node, "TFM317", message) for node, message in prog.tpu.dropped]
     opt = getattr(model, "optimizer", None)
     if opt is not None:
         notes.append((opt.node, "TFM304" if opt.needs_compat_class else "TFM303", None))

@@ -28,6 +28,8 @@ class Writer:
     def __post_init__(self):
         self.indent = self.module.default_indent
         self.per_replica_input = False  # set when the TF1 strategy fed each replica its own input batch
+        self.params_var = None  # the name of the params dict, when input functions take params
+        self.steps_per_execution = False  # build_model takes steps_per_execution (TPUEstimator's iterations_per_loop)
         self.strategy_var = None
         self.resolver_var = "cluster_resolver"
         self.taken = render.names_in(self.module) | set(self.prog.defs)
@@ -115,9 +117,13 @@ class Writer:
         if len(metrics_arg) > 88:
             metrics_arg = "metrics=[\n" + "".join(f"{i}{i}{mt},\n" for mt in metrics) + f"{i}]"
         compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([metrics_arg] if metrics else [])
+        if self.steps_per_execution:
+            compile_args.append("steps_per_execution=steps_per_execution")
         lines.append(self.call(f"{m}.compile", compile_args, 1))
         lines.append(f"return {m}")
         params = "params" if getattr(plan, "uses_params", False) else ""
+        if self.steps_per_execution:
+            params = ", ".join(p for p in (params, "steps_per_execution") if p)
         body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))
         return f"def {self.build_name}({params}):\n{body}"
 

@@ -18,6 +18,7 @@ from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
+from tf2migrate.rules.estimator.uses import assignment
 
 ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 
@@ -88,11 +89,15 @@ class _Reader:
             return forward.read_with(stmt, self.plan, self.ctx, self)
         if isinstance(stmt, cst.For):
             return forward.read_for(stmt, self.plan, self.ctx, self)
+        if self.cross_shard_switch(stmt):
+            return None
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
         small = stmt.body[0]
         if isinstance(small, cst.Return):
             return self.returned(small)
+        if isinstance(small, cst.Del) and isinstance(small.target, cst.Name) and small.target.value == "params":
+            return None  # `del params  # unused`: the builder does not read them either
         if isinstance(small, cst.Assert) and spec.on_mode_only(small.test, self.ctx):
             self.plan.notes.append((small, "TFM301", "assert on the mode dropped: Keras has no modes"))
             return None
@@ -137,6 +142,9 @@ class _Reader:
                 self.env[name] = ("update_ops",)
                 plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))
                 return
+            if spec.is_cross_shard(value, ctx):
+                self.cross_shard(name, value)
+                return
             opt = read_optimizer(value, ctx)
             if opt is not None:
                 self.env[name] = ("optimizer", opt)
@@ -154,6 +162,30 @@ class _Reader:
             self.env[name] = ("metrics", value)
             return
         forward.read_assign(name, value, stmt, plan, ctx, layers=plan.loss is None)
+
+    def cross_shard(self, name, call) -> None:
+        inner = call.args[0].value if call.args and call.args[0].keyword is None else None
+        held = self.env.get(inner.value) if isinstance(inner, cst.Name) else None
+        if isinstance(inner, cst.Call) and read_optimizer(inner, self.ctx) is not None:
+            held = ("optimizer", read_optimizer(inner, self.ctx))
+        if held is None or held[0] != "optimizer" or len(call.args) != 1:
+            raise Unreadable(call, "CrossShardOptimizer of something not built from a TF1 optimizer: convert by hand")
+        self.env[name] = held
+        self.plan.notes.append((call, "TFM317", "CrossShardOptimizer dropped: under TPUStrategy Keras sums the "
+                                "replicas' gradients itself"))
+
+    def cross_shard_switch(self, stmt) -> bool:
+        """`if FLAGS.use_tpu: optimizer = CrossShardOptimizer(optimizer)`: the wrap goes, and so does its switch."""
+        if not isinstance(stmt, cst.If) or stmt.orelse is not None or len(stmt.body.body) != 1:
+            return False
+        inner = stmt.body.body[0]
+        if not (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1):
+            return False
+        name, value = assignment(inner)
+        if name is None or not spec.is_cross_shard(value, self.ctx):
+            return False
+        self.cross_shard(name, value)
+        return True
 
     def minimize(self, name, call) -> bool:
         func = call.func
@@ -189,6 +221,12 @@ class _Reader:
                 raise Unreadable(returned[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
         if "training_hooks" in returned:  # read with the runs, where they become callbacks of `fit`
             self.plan.training_hooks = returned["training_hooks"]
+        for key in spec.TPU_ONLY:
+            if key in returned:
+                raise Unreadable(returned[key], f"TPUEstimatorSpec({key}=...): {spec.TPU_ONLY[key]}")
+        train_op = returned.get("train_op")
+        if isinstance(train_op, cst.Call) and not self.minimize(None, train_op):  # train_op=optimizer.minimize(loss)
+            raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
         if "predictions" in returned:
             self.plan.predictions = returned["predictions"]
         if "eval_metric_ops" in returned:

@@ -10,7 +10,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, uses
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -65,6 +65,9 @@ class EstimatorToKeras(Plugin):
         w.strategy_var = prog.strategy_var or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
+        w.steps_per_execution = prog.tpu is not None and prog.tpu.iterations is not None
+        if prog.tpu is not None or any(runs.takes_params(prog.defs.get(name)) for name in prog.input_fns):
+            w.params_var = w.fresh("params") if runs.params_taken(original, prog) else "params"
         if prog.model_fn_index is not None:
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
@@ -126,8 +129,16 @@ class EstimatorToKeras(Plugin):
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
         lines += strategy.statements(kind, var, prog, ctx, w, part_text)
         params = prog.bound.get("params")
-        params_text = w.text(render.one_per_line(params, i)) if params is not None else ""
-        make = f"{w.model_var} = {w.build_name}({params_text})"
+        args = [w.text(render.one_per_line(params, i))] if params is not None else []
+        if prog.tpu is not None:
+            params = cst.Name("params")  # any non-None marker: the dict below is what the model_fn saw
+            args = [tpu.params_text(prog.tpu, prog.bound.get("params"), w)]
+        if w.params_var is not None:  # the input functions take the params too
+            lines.append(f"{w.params_var} = {args[0] if args else '{}'}")
+            args = [w.params_var] if params is not None else []
+        if w.steps_per_execution:
+            args.append(f"steps_per_execution={w.text(prog.tpu.iterations)}")
+        make = f"{w.model_var} = {w.build_name}({', '.join(args)})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)
         return "\n".join(lines)
 

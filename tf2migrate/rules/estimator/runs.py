@@ -14,7 +14,24 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator import hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.uses import METHODS, input_fn_name
+
+
+def takes_params(fn) -> bool:
+    """An input function whose one required parameter is `params`."""
+    if not isinstance(fn, cst.FunctionDef):
+        return False
+    required = [p.name.value for p in fn.params.params if p.default is None]
+    return required == ["params"] and not fn.params.kwonly_params and fn.params.star_kwarg is None
+
+
+def params_taken(module, prog) -> bool:
+    """Whether the name `params` is used at the top level of the (flat) module, outside functions and classes."""
+    for stmt in module.body:
+        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and "params" in names_in(stmt):
+            return True
+    return False
 
 
 class Runs:
@@ -23,11 +40,17 @@ class Runs:
         self.prog, self.ctx = writer.prog, writer.ctx
         self.notes: list = []
 
-    def dataset(self, input_fn) -> str:
+    def dataset(self, input_fn, evaluation=False) -> str:
         if isinstance(input_fn, cst.Name):
             fn = self.prog.defs.get(input_fn.value)
+            if takes_params(fn):  # the Estimator passed its params (TPUEstimator: with the batch size)
+                params, t = self.w.params_var, self.prog.tpu
+                if evaluation and t is not None and t.eval_batch_size is not None \
+                        and source(t.eval_batch_size) != source(t.train_batch_size or cst.Name("None")):
+                    params = f"dict({params}, batch_size={self.w.text(t.eval_batch_size)})"
+                return f"{input_fn.value}({params})"
             if isinstance(fn, cst.FunctionDef) and any(p.default is None for p in fn.params.params):
-                raise Unreadable(input_fn, "input_fn with parameters (params/config/mode): convert by hand")
+                raise Unreadable(input_fn, "input_fn with parameters other than params (config/mode): convert by hand")
             return f"{input_fn.value}()"
         if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
             return self.w.text(input_fn.body)
@@ -121,7 +144,7 @@ class Runs:
         if steps is not None:
             args.append(f"steps_per_epoch={self.w.text(steps)}")
         if plan.early is not None:
-            args.append(f"validation_data={self.dataset(eval_fn)}")
+            args.append(f"validation_data={self.dataset(eval_fn, evaluation=True)}")
             if eval_steps is not None:
                 args.append(f"validation_steps={self.w.text(eval_steps)}")
         cbs = self.callbacks(plan, patience)
@@ -138,7 +161,7 @@ class Runs:
 
     def evaluate(self, input_fn, steps) -> str:
         """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two lines)."""
-        ds, prelude = self.dataset(input_fn), ""
+        ds, prelude = self.dataset(input_fn, evaluation=True), ""
         if steps is None and self.w.kind == "parameter-server":
             name = self.w.fresh("eval_dataset")
             prelude, ds, steps = f"{name} = {ds}\n", name, f"len({name})"

@@ -48,10 +48,30 @@ def on_mode_only(test, ctx) -> bool:
     return len(keys) == 1 and any(isinstance(s, cst.Name) and s.value == "mode" for s in sides)
 
 
+TPU_SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metrics", "export_outputs", "scaffold_fn",
+                   "host_call", "training_hooks", "evaluation_hooks", "prediction_hooks")
+TPU_ONLY = {
+    "host_call": "write the summaries with tf.summary in a Keras callback (or TensorBoard) by hand",
+    "scaffold_fn": "restore the initial checkpoint with tf.train.Checkpoint(...).restore by hand before fit",
+    "eval_metrics": "turn metric_fn into Keras metrics passed to compile by hand",
+}
+TPU_SPECS = {"tf.estimator.tpu.TPUEstimatorSpec", "tf.contrib.tpu.TPUEstimatorSpec"}
+
+
 def estimator_spec(expr, ctx) -> Optional[dict]:
-    if isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] == "tf.estimator.EstimatorSpec":
+    """The arguments of an `EstimatorSpec(...)` or `TPUEstimatorSpec(...)`, by name."""
+    canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
+    if canonical == "tf.estimator.EstimatorSpec":
         return bind(expr, SPEC_PARAMS, "EstimatorSpec")
+    if canonical in TPU_SPECS:
+        return bind(expr, TPU_SPEC_PARAMS, "TPUEstimatorSpec")
     return None
+
+
+def is_cross_shard(call, ctx) -> bool:
+    """`tf1.tpu.CrossShardOptimizer(opt)`: Keras under TPUStrategy sums the replicas' gradients itself."""
+    return isinstance(call, cst.Call) and ctx.resolve(call.func)[1] in ("tf.tpu.CrossShardOptimizer",
+                                                                        "tf.contrib.tpu.CrossShardOptimizer")
 
 
 def is_docstring(stmt) -> bool:

@@ -332,3 +332,34 @@ def test_training_hooks_of_the_model_fn_become_callbacks_or_block(hook, converte
         assert "LambdaCallback" in result.code
     else:
         assert [d.line for d in result.diagnostics if d.code == "TFM302"] == [8]
+
+
+SWITCH = HEAD + MODEL_FN + '''def main(distributed):
+    if distributed:
+        est = tf1.estimator.Estimator(model_fn, config=tf1.estimator.RunConfig(tf_random_seed=1))
+    else:
+        est = tf1.estimator.Estimator(model_fn)
+    est.train(input_fn, steps=1)
+'''
+
+
+def test_an_estimator_chosen_by_if_else_keeps_the_switch():
+    result = rewrite_text(SWITCH, "switch.py")
+    assert ("    if distributed:\n        tf.random.set_seed(1)\n        model = build_model()\n"
+            "    else:\n        model = build_model()\n    model.fit(input_fn(), steps_per_epoch=1)\n") in result.code
+    assert [d.line for d in result.diagnostics if d.code == "TFM301"] == [13, 15]
+    assert rewrite_text(result.code, "again.py").code == result.code
+
+
+@pytest.mark.parametrize("change,why", [
+    ("est = tf1.estimator.Estimator(other_fn)", "different names or model_fns"),
+    ("est = tf1.estimator.Estimator(model_fn, config=tf1.estimator.RunConfig(train_distribute="
+     "tf1.distribute.MirroredStrategy()))", "different Keras programs outside the branch"),
+])
+def test_if_else_branches_that_need_different_programs_block(change, why):
+    source = SWITCH.replace("est = tf1.estimator.Estimator(model_fn)\n    est.train", change + "\n    est.train")
+    if "other_fn" in change:
+        source = source.replace("def main(", "other_fn = model_fn\n\n\ndef main(")
+    result = rewrite_text(source, "switch.py")
+    assert result.code == source
+    assert any(why in d.message for d in result.diagnostics if d.code == "TFM302")

@@ -122,8 +122,8 @@ class Writer:
         lines.append(self.call(f"{m}.compile", compile_args, 1))
         lines.append(f"return {m}")
         params = "params" if getattr(plan, "uses_params", False) else ""
-        if self.steps_per_execution:
-            params = ", ".join(p for p in (params, "steps_per_execution") if p)
+        if self.steps_per_execution:  # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator
+            params = ", ".join(p for p in (params, "steps_per_execution=1") if p)
         body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))
         return f"def {self.build_name}({params}):\n{body}"
 

@@ -91,6 +91,8 @@ class _Reader:
             return forward.read_for(stmt, self.plan, self.ctx, self)
         if self.cross_shard_switch(stmt):
             return None
+        if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
+            return self.statement(stmt.body.body[0], index)
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
         small = stmt.body[0]

@@ -10,7 +10,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, tpu, uses
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, switch, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -20,30 +20,69 @@ class EstimatorToKeras(Plugin):
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
-        prog, flat = analyze.find(original, ctx), None
-        if prog is None:  # not at the top level: in `def main():`, or somewhere it only gets reported
+        view, flat, sw, progs = (original, updated), None, None, []
+        prog = analyze.find(original, ctx)
+        if prog is None:  # not at the top level: in `def main():`, in an if/else, or only reported
             flat = scope.flatten(original, updated, analyze.builds_estimator(original, ctx))
-            prog = analyze.find(flat.original, ctx) if flat else analyze.elsewhere(original, ctx)
+            view = (flat.original, flat.updated) if flat else view
+            prog = analyze.find(view[0], ctx)
+        if prog is None:
+            sw = switch.find(*view, analyze.builds_estimator(original, ctx))
+            progs = [analyze.find(v[0], ctx) for v in sw.views] if sw else []
+            prog = progs[0] if progs and None not in progs else None
+        if prog is None:
+            sw, prog = None, analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(prog.call, "TFM301"):
             return updated
         saved = ctx.emit.snapshot()
-        try:
-            body, notes, marks = self._convert(prog, *((flat.original, flat.updated) if flat else (original, updated)))
-        except Unreadable as problem:
-            prog.blockers.append(problem)
-            body = None
-        if prog.blockers or body is None:
+        if sw is not None:
+            body, notes, marks = self._convert_switch(sw, progs)
+        else:
+            progs = [prog]
+            body, notes, marks = self._convert_one(prog, *view)
+        blockers = [p for one in progs for p in one.blockers]
+        if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed
-            for problem in assemble.one_per_line(prog.blockers, ctx):
+            for problem in assemble.one_per_line(blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated
-        if not ctx.report(prog.call, "TFM301"):
+        if not all(ctx.report(one.call, "TFM301") for one in progs):
             return updated
         for node, code, message in notes:
             ctx.report(node, code, message, severity=Severity.INFO)
         return updated.with_changes(body=flat.unflatten(updated, body, marks) if flat else body)
 
-    def _convert(self, prog, original, updated):
+    def _convert_one(self, prog, original, updated, steps_param=False):
+        try:
+            return self._convert(prog, original, updated, steps_param)
+        except Unreadable as problem:
+            prog.blockers.append(problem)
+            return None, [], {}
+
+    def _convert_switch(self, sw, progs):
+        """Both branches converted, then merged into one `if/else` (switch.py)."""
+        if len({(p.var, getattr(p.bound.get("model_fn"), "value", None)) for p in progs}) != 1:
+            progs[0].blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of "
+                                                "different names or model_fns: convert by hand"))
+            return None, [], {}
+        steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
+        results = [self._convert_one(p, *view[:2], steps_param) for p, view in zip(progs, sw.views)]
+        if any(body is None for body, _, _ in results) or any(p.blockers for p in progs):
+            return None, [], {}
+        try:
+            body, marks = sw.merge([(body, marks) for body, _, marks in results])
+        except Unreadable as problem:
+            progs[0].blockers.append(problem)
+            return None, [], {}
+        notes, seen = [], set()
+        for _, more, _ in results:
+            for note in more:
+                if (id(note[0]), note[1]) not in seen:
+                    seen.add((id(note[0]), note[1]))
+                    notes.append(note)
+        return body, notes, marks
+
+    def _convert(self, prog, original, updated, steps_param=False):
         ctx = self.ctx
         model = prog.model
         shim_plan = None
@@ -65,8 +104,11 @@ class EstimatorToKeras(Plugin):
         w.strategy_var = prog.strategy_var or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
-        w.steps_per_execution = prog.tpu is not None and prog.tpu.iterations is not None
-        if prog.tpu is not None or any(runs.takes_params(prog.defs.get(name)) for name in prog.input_fns):
+        w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
+        given = prog.bound.get("params")
+        if prog.tpu is None and isinstance(given, cst.Name):
+            w.params_var = given.value  # the program's own params dict serves the input functions too
+        elif prog.tpu is not None or any(runs.takes_params(prog.defs.get(name)) for name in prog.input_fns):
             w.params_var = w.fresh("params") if runs.params_taken(original, prog) else "params"
         if prog.model_fn_index is not None:
             w.updated_model_fn = updated.body[prog.model_fn_index]
@@ -128,15 +170,15 @@ class EstimatorToKeras(Plugin):
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
         lines += strategy.statements(kind, var, prog, ctx, w, part_text)
-        params = prog.bound.get("params")
-        args = [w.text(render.one_per_line(params, i))] if params is not None else []
-        if prog.tpu is not None:
-            params = cst.Name("params")  # any non-None marker: the dict below is what the model_fn saw
-            args = [tpu.params_text(prog.tpu, prog.bound.get("params"), w)]
-        if w.params_var is not None:  # the input functions take the params too
-            lines.append(f"{w.params_var} = {args[0] if args else '{}'}")
-            args = [w.params_var] if params is not None else []
-        if w.steps_per_execution:
+        given = prog.bound.get("params")
+        value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
+            else w.text(render.one_per_line(given, i)) if given is not None else None
+        own = prog.tpu is None and isinstance(given, cst.Name) and given.value == w.params_var
+        if w.params_var is not None and not own:  # the input functions take the params too
+            lines.append(f"{w.params_var} = {value or '{}'}")
+            value = w.params_var if value is not None else None
+        args = [value] if value is not None else []
+        if prog.tpu is not None and prog.tpu.iterations is not None:
             args.append(f"steps_per_execution={w.text(prog.tpu.iterations)}")
         make = f"{w.model_var} = {w.build_name}({', '.join(args)})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)

@@ -68,6 +68,17 @@ def estimator_spec(expr, ctx) -> Optional[dict]:
     return None
 
 
+def tpu_return(stmt, ctx) -> bool:
+    """`if params["use_tpu"]: return TPUEstimatorSpec(...)` (the plain EstimatorSpec follows): both describe
+    the same model, Keras needs one; the switch itself becomes the strategy's."""
+    if not (isinstance(stmt, cst.If) and stmt.orelse is None and len(stmt.body.body) == 1
+            and "use_tpu" in source(stmt.test)):
+        return False
+    inner = stmt.body.body[0]
+    return (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1
+            and isinstance(inner.body[0], cst.Return) and estimator_spec(inner.body[0].value, ctx) is not None)
+
+
 def is_cross_shard(call, ctx) -> bool:
     """`tf1.tpu.CrossShardOptimizer(opt)`: Keras under TPUStrategy sums the replicas' gradients itself."""
     return isinstance(call, cst.Call) and ctx.resolve(call.func)[1] in ("tf.tpu.CrossShardOptimizer",

@@ -363,3 +363,15 @@ def test_if_else_branches_that_need_different_programs_block(change, why):
     result = rewrite_text(source, "switch.py")
     assert result.code == source
     assert any(why in d.message for d in result.diagnostics if d.code == "TFM302")
+
+
+def test_export_saved_model_becomes_model_save_and_its_path_blocks():
+    serving = "def serving_fn():\n    x = tf1.placeholder(tf1.float32, [None, 2])\n    return x\n\n\n"
+    source = HEAD + MODEL_FN + serving + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source + "est.export_saved_model('/tmp/export', serving_fn)\n", "export.py")
+    assert result.code.endswith("model.fit(input_fn(), steps_per_epoch=1)\nmodel.save('/tmp/export')\n")
+    assert "def serving_fn" not in result.code and "TFM318" in {d.code for d in result.diagnostics}
+    kept = source + "est.export_saved_model('/tmp/export', serving_fn)\nserving_fn()\n"
+    assert "def serving_fn" in rewrite_text(kept, "export.py").code  # still used: kept
+    assigned = source + "path = est.export_saved_model('/tmp/export', serving_fn)\n"
+    assert rewrite_text(assigned, "export.py").code == assigned

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import builders, canned, tpu, uses
+from tf2migrate.rules.estimator import builders, canned, exporters, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -51,6 +51,8 @@ class Program:
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
     tpu: Optional[tpu.TPUPlan] = None  # for a TPUEstimator: its switch, batch sizes and TPU settings
+    exporters: dict = field(default_factory=dict)  # var -> FinalExporter/LatestExporter call assigned to it
+    export_calls: list = field(default_factory=list)  # every exporter call and export_saved_model run
     builder: Optional[builders.Builder] = None  # the helper that returns the Estimator, if it is built by one
     builder_site: Optional[cst.Call] = None  # the call of that helper (or the Estimator call itself)
 
@@ -138,6 +140,10 @@ def _read_module(module, prog: Program, ctx) -> None:
         if canonical in HOOK_NAMES:
             prog.hooks[name] = value
             prog.removed.add(i)
+        elif canonical in exporters.EXPORTERS:
+            prog.exporters[name] = value
+            prog.export_calls.append(value)
+            prog.removed.add(i)
         elif canonical in SPEC_PARAMS:
             try:
                 prog.specs[name] = (canonical, bind(value, SPEC_PARAMS[canonical], canonical), value)
@@ -181,6 +187,11 @@ def _read_module(module, prog: Program, ctx) -> None:
     _model(module, prog, ctx)
     uses.hook_lists(module, prog)
     uses.runs(module, prog, ctx)
+    for _, bound, _ in prog.specs.values():
+        listed = bound.get("exporters")
+        if isinstance(listed, (cst.List, cst.Tuple)):
+            prog.export_calls += [e.value for e in listed.elements if isinstance(e.value, cst.Call)]
+    exporters.serving_functions(module, prog, ctx)
 
 
 def _cluster(value: cst.Dict, prog) -> None:

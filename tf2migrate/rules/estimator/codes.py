@@ -108,6 +108,11 @@ INFOS = (
           "functions get the params TPUEstimator gave them: the user's, batch_size (the global train batch, "
           "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
           "gradients. host_call, scaffold_fn and eval_metrics are reported, not converted."),
+    _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.save",
+          "the model is saved with model.save", "Keras writes the SavedModel itself: model.save(path) after the "
+          "last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "
+          "TF1's timestamped subfolder. Its serving_default signature calls the model on its input; the "
+          "serving_input_receiver_fn (TF1 placeholders) goes when nothing else uses it."),
 )
 
 

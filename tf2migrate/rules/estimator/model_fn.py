@@ -229,6 +229,9 @@ class _Reader:
         train_op = returned.get("train_op")
         if isinstance(train_op, cst.Call) and not self.minimize(None, train_op):  # train_op=optimizer.minimize(loss)
             raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
+        if "export_outputs" in returned:
+            self.plan.notes.append((returned["export_outputs"], "TFM318", "export_outputs dropped: the SavedModel "
+                                    "model.save writes serves the model's output"))
         if "predictions" in returned:
             self.plan.predictions = returned["predictions"]
         if "eval_metric_ops" in returned:

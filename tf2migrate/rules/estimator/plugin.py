@@ -195,6 +195,9 @@ class EstimatorToKeras(Plugin):
         target, value = uses.assignment(orig)
         if target is not None and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
                 and value.func.attr.value in uses.METHODS and value.func.value.deep_equals(cst.Name(r.prog.var)):
+            if value.func.attr.value in uses.EXPORTS:
+                raise Unreadable(value, "the path export_saved_model returns: model.save returns nothing; save "
+                                 "the model by hand where the program needs its path")
             *prelude, last = r.method(value).split("\n")
             return assemble.with_lines(w.parse("\n".join(prelude + [f"{target} = {last}"])), stmt)
         replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=self.ctx)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import hooks
+from tf2migrate.rules.estimator import exporters, hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.render import names_in
-from tf2migrate.rules.estimator.uses import METHODS, input_fn_name
+from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name
 
 
 def takes_params(fn) -> bool:
@@ -88,9 +88,9 @@ class Runs:
         model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
         if model_dir is not None:
             freq = self.prog.config.get("save_checkpoints_steps")
-            freq_text = f", save_freq={self.w.text(freq)}" if freq is not None else ""
-            out.append(f"{tf('tf.keras.callbacks.ModelCheckpoint')}({tf('tf.io.gfile.join')}("
-                       f"{self.w.text(model_dir)}, \"model.ckpt\"), save_weights_only=True{freq_text})")
+            path = f"{tf('tf.io.gfile.join')}({self.w.text(model_dir)}, \"model.ckpt\")"
+            out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"), [path, "save_weights_only=True"] + (
+                [f"save_freq={self.w.text(freq)}"] if freq is not None else [])))
             self.notes.append((model_dir, "TFM315", "model_dir became a ModelCheckpoint callback; Keras does not "
                                "resume from it the way an Estimator did"))
         return out
@@ -177,9 +177,9 @@ class Runs:
                 raise Unreadable(v or call, f"{key} that is not a TrainSpec/EvalSpec assigned in this file")
             specs[key] = self.prog.specs[v.value][1]
         t, e = specs["train_spec"], specs["eval_spec"]
-        for key in ("exporters", "hooks"):
-            if key in e:
-                raise Unreadable(e[key], f"EvalSpec({key}=...): convert by hand")
+        if "hooks" in e:
+            raise Unreadable(e["hooks"], "EvalSpec(hooks=...): convert by hand")
+        saves = exporters.read(e["exporters"], self.prog, self.ctx) if "exporters" in e else []
         if "saving_listeners" in t:
             raise Unreadable(t["saving_listeners"], "TrainSpec(saving_listeners=...): convert by hand")
         plan = hooks.read_hooks(t.get("hooks"), self.prog, self.ctx)
@@ -190,12 +190,21 @@ class Runs:
         lines = self.fit(t["input_fn"], t.get("max_steps"), plan, e["input_fn"], eval_steps)
         if plan.early is None:
             lines.append(self.evaluate(e["input_fn"], eval_steps))
+        if saves:  # TF1 exported after the last evaluation
+            more, notes = exporters.save_lines(saves, self.w, self.prog.config.get(
+                "model_dir", self.prog.bound.get("model_dir")))
+            lines += more
+            self.notes += notes
         return lines
 
     def method(self, call: cst.Call) -> str:
         """The expression replacing `estimator.<method>(...)`."""
         name = call.func.attr.value
         bound = bind(call, METHODS[name], name)
+        if name in EXPORTS:
+            line, notes = exporters.export_call(bound, self.w, call)
+            self.notes += notes
+            return line
         unknown = set(bound) - {"input_fn", "steps", "max_steps", "hooks"}
         if unknown:
             raise Unreadable(bound[sorted(unknown)[0]], f"estimator.{name}({sorted(unknown)[0]}=...): convert by hand")

@@ -375,3 +375,36 @@ def test_export_saved_model_becomes_model_save_and_its_path_blocks():
     assert "def serving_fn" in rewrite_text(kept, "export.py").code  # still used: kept
     assigned = source + "path = est.export_saved_model('/tmp/export', serving_fn)\n"
     assert rewrite_text(assigned, "export.py").code == assigned
+
+
+TPU_MODEL_FN = '''def model_fn(features, labels, mode, params):
+    logits = tf1.layers.dense(features, 3)
+    loss = tf1.losses.sparse_softmax_cross_entropy(labels, logits)
+    train_op = tf1.train.AdamOptimizer().minimize(loss, global_step=tf1.train.get_global_step())
+METRIC_FN
+    return tf1.estimator.tpu.TPUEstimatorSpec(mode, loss=loss, train_op=train_op, eval_metrics=(metric_fn, [labels, logits]))
+
+
+est = tf1.estimator.tpu.TPUEstimator(model_fn, use_tpu=False, train_batch_size=4, eval_batch_size=2)
+est.evaluate(input_fn, steps=1)
+'''
+
+
+@pytest.mark.parametrize("metric_fn,converted", [
+    ("    def metric_fn(labels, logits):\n        return {'acc': tf1.metrics.accuracy(labels, tf1.argmax(logits, 1))}\n",
+     True),
+    ("    def metric_fn(y, scores):\n        predicted = tf1.argmax(scores, 1)\n"
+     "        return {'acc': tf1.metrics.accuracy(labels=y, predictions=predicted)}\n", True),
+    ("    def metric_fn(labels, logits):\n        return {'iou': tf1.metrics.mean_iou(labels, tf1.argmax(logits, 1), 3)}\n",
+     False),
+])
+def test_tpu_eval_metrics_of_a_metric_fn(metric_fn, converted):
+    source = HEAD + TPU_MODEL_FN.replace("METRIC_FN\n", metric_fn)
+    result = rewrite_text(source, "tpu.py")
+    if converted:
+        assert "metrics=[tf.keras.metrics.SparseCategoricalAccuracy(name='acc')]" in result.code
+        assert [d.line for d in result.diagnostics if d.code == "TFM306"] == [10 if "predicted" in metric_fn else 9]
+        assert "model.evaluate(input_fn(), steps=1, return_dict=True)" in result.code
+        assert "tf.distribute" not in result.code  # use_tpu=False: no strategy at all
+    else:
+        assert result.code == source

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import builders, canned, exporters, tpu, uses
+from tf2migrate.rules.estimator import builders, canned, exporters, render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -227,4 +227,7 @@ def _model(module, prog, ctx) -> None:
     for i, stmt in enumerate(module.body):
         if stmt is prog.defs[fn.value]:
             prog.model_fn_index = i
-    prog.model = read_model_fn(prog.defs[fn.value], ctx)
+    prog.model = read_model_fn(prog.defs[fn.value], ctx, prog.defs)
+    for name in prog.model.metric_fns:  # a TPU metric_fn only the model_fn used goes with it
+        if render.references(module, name) == 1:
+            prog.removed.add(next(i for i, stmt in enumerate(module.body) if stmt is prog.defs[name]))

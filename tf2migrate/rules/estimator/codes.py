@@ -107,7 +107,8 @@ INFOS = (
           "then trained on the CPU. iterations_per_loop becomes steps_per_execution. The model_fn and the input "
           "functions get the params TPUEstimator gave them: the user's, batch_size (the global train batch, "
           "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
-          "gradients. host_call, scaffold_fn and eval_metrics are reported, not converted."),
+          "gradients. eval_metrics=(metric_fn, tensors) becomes compile metrics like eval_metric_ops; host_call "
+          "and scaffold_fn are reported, not converted."),
     _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.save",
           "the model is saved with model.save", "Keras writes the SavedModel itself: model.save(path) after the "
           "last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "

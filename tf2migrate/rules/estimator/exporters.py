@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.render import references
 
 EXPORTERS = {"tf.estimator.FinalExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text"),
              "tf.estimator.LatestExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text",
@@ -67,22 +68,5 @@ def serving_functions(module, prog, ctx) -> None:
             wanted[fn.value] = wanted.get(fn.value, 0) + 1
     for name, uses in wanted.items():
         fn = prog.defs.get(name)
-        if isinstance(fn, cst.FunctionDef) and _references(module, name) == uses:
+        if isinstance(fn, cst.FunctionDef) and references(module, name) == uses:
             prog.removed.add(next(i for i, stmt in enumerate(module.body) if stmt is fn))
-
-
-def _references(module, name) -> int:
-    count = 0
-
-    class _V(cst.CSTVisitor):
-        def visit_Name(self, node):
-            nonlocal count
-            count += node.value == name
-
-        def visit_FunctionDef(self, node):
-            for part in (node.params, node.body, *node.decorators):
-                part.visit(self)
-            return False  # the def's own name is no use of it
-
-    module.visit(_V())
-    return count

@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward, losses, spec
+from tf2migrate.rules.estimator import forward, losses, metric_fn, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
@@ -33,6 +33,7 @@ class ModelPlan:
     metrics: list = field(default_factory=list)
     predictions: Optional[cst.BaseExpression] = None  # the PREDICT dict (or tensor)
     uses_params: bool = False
+    metric_fns: set = field(default_factory=set)  # top-level functions read as a TPU metric_fn
     blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
     forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
@@ -46,7 +47,8 @@ class ModelPlan:
         self.blockers.append(Unreadable(node, message))
 
 
-def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
+def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> ModelPlan:
+    """`defs`: the module's top-level functions (a TPU `metric_fn` may be one)."""
     params = [p.name.value for p in fn.params.params]
     plan = ModelPlan(fn, forward.Chain())
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
@@ -57,7 +59,7 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
     body = list(fn.body.body)
     if body and spec.is_docstring(body[0]):
         body = body[1:]
-    reader = _Reader(plan, ctx)
+    reader = _Reader(plan, ctx, defs or {})
     for index, stmt in enumerate(body):
         before_loss = plan.loss is None
         try:
@@ -74,8 +76,9 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
 
 
 class _Reader:
-    def __init__(self, plan: ModelPlan, ctx) -> None:
-        self.plan, self.ctx = plan, ctx
+    def __init__(self, plan: ModelPlan, ctx, defs) -> None:
+        self.plan, self.ctx, self.defs = plan, ctx, defs
+        self.local_functions: dict = {}  # functions defined in the model_fn (a TPU metric_fn)
         self.env: dict = {}  # local name -> ("optimizer", o) | ("schedule", s) | ("step",) | ("metric", m) ...
         self.step_names: set = set()
 
@@ -89,6 +92,9 @@ class _Reader:
             return forward.read_with(stmt, self.plan, self.ctx, self)
         if isinstance(stmt, cst.For):
             return forward.read_for(stmt, self.plan, self.ctx, self)
+        if isinstance(stmt, cst.FunctionDef):  # a TPU metric_fn: read where eval_metrics names it
+            self.local_functions[stmt.name.value] = stmt
+            return None
         if self.cross_shard_switch(stmt):
             return None
         if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
@@ -223,6 +229,8 @@ class _Reader:
                 raise Unreadable(returned[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
         if "training_hooks" in returned:  # read with the runs, where they become callbacks of `fit`
             self.plan.training_hooks = returned["training_hooks"]
+        if "eval_metrics" in returned:
+            metric_fn.read(self, returned.pop("eval_metrics"), self.defs)
         for key in spec.TPU_ONLY:
             if key in returned:
                 raise Unreadable(returned[key], f"TPUEstimatorSpec({key}=...): {spec.TPU_ONLY[key]}")

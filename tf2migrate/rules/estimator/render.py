@@ -100,3 +100,21 @@ def one_per_line(expr, indent: str):
     if isinstance(expr, cst.Dict):
         return expr.with_changes(lbrace=opening, elements=elements, rbrace=closing)
     return expr.with_changes(lbracket=opening, elements=elements, rbracket=closing)
+
+
+def references(module, name: str) -> int:
+    """How many times `name` is read in `module` (a def's own name is no use of it)."""
+    count = 0
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, node):
+            nonlocal count
+            count += node.value == name
+
+        def visit_FunctionDef(self, node):
+            for part in (node.params, node.body, *node.decorators, *([node.returns] if node.returns else [])):
+                part.visit(self)
+            return False
+
+    module.visit(_V())
+    return count

@@ -53,7 +53,6 @@ TPU_SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metrics", "e
 TPU_ONLY = {
     "host_call": "write the summaries with tf.summary in a Keras callback (or TensorBoard) by hand",
     "scaffold_fn": "restore the initial checkpoint with tf.train.Checkpoint(...).restore by hand before fit",
-    "eval_metrics": "turn metric_fn into Keras metrics passed to compile by hand",
 }
 TPU_SPECS = {"tf.estimator.tpu.TPUEstimatorSpec", "tf.contrib.tpu.TPUEstimatorSpec"}
 

@@ -52,9 +52,9 @@ class EstimatorToKeras(Plugin):
             ctx.report(node, code, message, severity=Severity.INFO)
         return updated.with_changes(body=flat.unflatten(updated, body, marks) if flat else body)
 
-    def _convert_one(self, prog, original, updated, steps_param=False):
+    def _convert_one(self, prog, original, updated, steps_param=False, default_strategy=False):
         try:
-            return self._convert(prog, original, updated, steps_param)
+            return self._convert(prog, original, updated, steps_param, default_strategy)
         except Unreadable as problem:
             prog.blockers.append(problem)
             return None, [], {}
@@ -66,7 +66,15 @@ class EstimatorToKeras(Plugin):
                                                 "different names or model_fns: convert by hand"))
             return None, [], {}
         steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
-        results = [self._convert_one(p, *view[:2], steps_param) for p, view in zip(progs, sw.views)]
+        try:  # local or distributed: the local branch takes the default strategy, fed like the other one
+            kinds = [strategy.choose(p, self.ctx) for p in progs]
+            fed = [k in ("mirrored", "multi-worker") and strategy.tf1_kind(p, self.ctx) == k for p, k in zip(progs, kinds)]
+        except Unreadable as problem:
+            progs[0].blockers.append(problem)
+            return None, [], {}
+        shared = next((p.strategy_var for p in progs if p.strategy_var), True)  # one name in both branches
+        default = [shared if k == "none" and any(fed) else False for k in kinds]
+        results = [self._convert_one(p, *view[:2], steps_param, d) for p, view, d in zip(progs, sw.views, default)]
         if any(body is None for body, _, _ in results) or any(p.blockers for p in progs):
             return None, [], {}
         try:
@@ -82,7 +90,7 @@ class EstimatorToKeras(Plugin):
                     notes.append(note)
         return body, notes, marks
 
-    def _convert(self, prog, original, updated, steps_param=False):
+    def _convert(self, prog, original, updated, steps_param=False, default_strategy=False):
         ctx = self.ctx
         model = prog.model
         shim_plan = None
@@ -101,9 +109,12 @@ class EstimatorToKeras(Plugin):
             if key in ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs"):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
-        w.strategy_var = prog.strategy_var or w.fresh("strategy")
+        named = default_strategy if isinstance(default_strategy, str) else None
+        w.strategy_var = prog.strategy_var or named or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
+        w.default_strategy = default_strategy  # the local branch of an if/else whose other branch distributes
+        w.per_replica_input = w.per_replica_input or default_strategy
         w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
         given = prog.bound.get("params")
         if prog.tpu is None and isinstance(given, cst.Name):
@@ -170,6 +181,8 @@ class EstimatorToKeras(Plugin):
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
         lines += strategy.statements(kind, var, prog, ctx, w, part_text)
+        if w.default_strategy:
+            lines.append(f"{var} = {w.tf('tf.distribute.get_strategy')}()")
         given = prog.bound.get("params")
         value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
             else w.text(render.one_per_line(given, i)) if given is not None else None

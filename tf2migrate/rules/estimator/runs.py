@@ -136,8 +136,9 @@ class Runs:
             if steps is None:
                 steps = f"len({ds}) // {var}.num_replicas_in_sync"
             ds = f"{var}.distribute_datasets_from_function(lambda _: {ds})"
-            self.notes.append((self.prog.strategy_expr, "TFM309", "each replica gets its own batch from the "
-                               "input function, as under the TF1 strategy: a step takes one batch per replica"))
+            if self.prog.strategy_expr is not None:
+                self.notes.append((self.prog.strategy_expr, "TFM309", "each replica gets its own batch from the "
+                                   "input function, as under the TF1 strategy: a step takes one batch per replica"))
         args.append(ds)
         if epochs:
             args.append(f"epochs={epochs}")

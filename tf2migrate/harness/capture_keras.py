@@ -118,6 +118,16 @@ def _wrap_train_step(Model, tf):
     def make_train_function(self, force=False):
         if "train_step" not in self.__dict__:
             inner = self.train_step
+            # compile(steps_per_execution=k) runs k train steps per call and returns the last one's logs:
+            # each step's loss is then handed over by a py_function (local, single-replica programs only;
+            # elsewhere only every k-th step is recorded, and the comparison says so)
+            many = _steps_per_execution(self) > 1 and self.distribute_strategy.num_replicas_in_sync == 1 \
+                and getattr(self, "_cluster_coordinator", None) is None
+            self._tf2migrate_step_losses = []
+
+            def keep(value):
+                self._tf2migrate_step_losses.append(float(value))
+                return value
 
             def train_step(data):
                 _tls.in_train_step, _tls.loss = True, None
@@ -127,7 +137,8 @@ def _wrap_train_step(Model, tf):
                     _tls.in_train_step = False
                 if _tls.loss is not None and isinstance(logs, dict):
                     logs = dict(logs)
-                    logs[LOSS_KEY] = tf.identity(_tls.loss)
+                    loss = tf.py_function(keep, [_tls.loss], _tls.loss.dtype) if many else _tls.loss
+                    logs[LOSS_KEY] = tf.identity(loss)
                 return logs
 
             self.train_step = train_step
@@ -135,6 +146,14 @@ def _wrap_train_step(Model, tf):
 
     Model.compute_loss = compute_loss
     Model.make_train_function = make_train_function
+
+
+def _steps_per_execution(model) -> int:
+    variable = getattr(model, "_steps_per_execution", None)
+    try:
+        return int(variable.numpy()) if variable is not None else 1
+    except Exception:  # noqa: BLE001 - not readable eagerly (remote): count it as one step per call
+        return 1
 
 
 def _wrap_fit(Model, recorder, tf):
@@ -152,7 +171,12 @@ def _wrap_fit(Model, recorder, tf):
             value = logs.pop(LOSS_KEY, None) if isinstance(logs, dict) else logs
             if value is None:
                 return
-            if hasattr(value, "fetch"):
+            steps = getattr(self.model, "_tf2migrate_step_losses", None)
+            if steps:  # several steps ran in this call (steps_per_execution): each one's loss
+                for loss in steps:
+                    recorder.add_loss(loss, "keras")
+                steps.clear()
+            elif hasattr(value, "fetch"):
                 self.pending.append(value)
             else:
                 recorder.add_loss(_scalar(value), "keras")

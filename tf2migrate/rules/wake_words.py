@@ -24,7 +24,8 @@ STRATEGY_WORDS = frozenset({
 REPLICA_CALLS = frozenset({"experimental_run_v2", "call_for_each_replica"})
 DISTRIBUTED_INPUT = frozenset({"experimental_distribute_dataset", "distribute_datasets_from_function",
                                "experimental_distribute_datasets_from_function"})
-ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier"})
+ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier",
+                        "TPUEstimator"})
 
 WAKE = {
     "make_dataset_iterator": (frozenset({"make_dataset_iterator"}), frozenset()),

@@ -81,3 +81,40 @@ def names_in(expr) -> set:
 
     expr.visit(_V())
     return out
+
+
+def one_per_line(expr, indent: str):
+    """A dict or list literal that spans lines, laid out as black writes it: one element per line, one level
+    in, the closing bracket back at the statement's level (its old layout followed the call it came from)."""
+    if not isinstance(expr, (cst.Dict, cst.List)) or not expr.elements or "\n" not in source(expr):
+        return expr
+
+    def line(last: str) -> cst.ParenthesizedWhitespace:
+        return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(last))
+
+    elements = [el.with_changes(comma=cst.Comma(whitespace_after=line(indent if k < len(expr.elements) - 1 else "")))
+                for k, el in enumerate(expr.elements)]
+    opening = (expr.lbrace if isinstance(expr, cst.Dict) else expr.lbracket).with_changes(whitespace_after=line(indent))
+    closing = (expr.rbrace if isinstance(expr, cst.Dict) else expr.rbracket).with_changes(
+        whitespace_before=cst.SimpleWhitespace(""))
+    if isinstance(expr, cst.Dict):
+        return expr.with_changes(lbrace=opening, elements=elements, rbrace=closing)
+    return expr.with_changes(lbracket=opening, elements=elements, rbracket=closing)
+
+
+def references(module, name: str) -> int:
+    """How many times `name` is read in `module` (a def's own name is no use of it)."""
+    count = 0
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, node):
+            nonlocal count
+            count += node.value == name
+
+        def visit_FunctionDef(self, node):
+            for part in (node.params, node.body, *node.decorators, *([node.returns] if node.returns else [])):
+                part.visit(self)
+            return False
+
+    module.visit(_V())
+    return count

@@ -73,7 +73,7 @@ def _prepare(spec, recorder):
         with open(spec["script"]) as f:
             api = "v1" if legacy.needs_legacy(f.read()) else "v2"
     recorder.api = api
-    determinism.apply(spec.get("seed", 0), recorder)
+    determinism.apply(spec.get("seed", 0), recorder, share_masks=spec.get("share_masks", True))
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")
     source = spec.get("init_in") or spec.get("init_override")
     aligner = LazyAligner(spec, source) if source else None

@@ -34,6 +34,9 @@ class Recorder:
         self.lock = threading.Lock()
         self._init_dumped = False
         self.finalizers = []        # run before the results are written (e.g. reading DTensor buffers)
+        self.dropouts = []          # [{"rate", "input", "noise_shape"}] of the first training step
+        self.dropout_thread = None
+        self.pipeline = []          # the program's own shuffle/batch/repeat calls before its first step
 
     # ---- steps -------------------------------------------------------------------------------
     def add_loss(self, value, kind):
@@ -86,6 +89,8 @@ class Recorder:
             "capture": sorted(self.capture_kinds),
             "notes": self.notes,
             "ports": self.ports,
+            "dropouts": self.dropouts,
+            "pipeline": self.pipeline,
         }
         tmp = self.spec["results"] + ".tmp"
         with open(tmp, "w") as f:

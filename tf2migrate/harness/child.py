@@ -62,7 +62,8 @@ def main(spec_path):
 
 
 def _prepare(spec, recorder):
-    from tf2migrate.harness import capture, capture_keras, capture_session, cluster, determinism, legacy
+    from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
+                                    legacy)
 
     topology = spec.get("topology") or {"kind": "local"}
     cluster.prepare_devices(topology)
@@ -80,6 +81,7 @@ def _prepare(spec, recorder):
     capture.install_estimator(recorder, model_dir, aligner)
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner)
+    capture_state.install(recorder)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
     if spec.get("role") == "original":

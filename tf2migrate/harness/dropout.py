@@ -83,18 +83,35 @@ def _replica_slice(tf, shape, draw):
 
 
 def _record(recorder, x, rate, noise_shape):
-    """The dropouts of the first training step (later steps repeat them), from the first thread that
-    builds any (MirroredStrategy traces each replica in its own thread)."""
+    """The dropouts of the first training step (later steps repeat them), as the first trace (or eager
+    step) on the first thread that builds any sees them: Keras may trace a step several times, and
+    MirroredStrategy traces each replica in its own thread."""
     if recorder.losses:
         return
-    thread = threading.get_ident()
-    if recorder.dropout_thread not in (None, thread):
+    where = (threading.get_ident(), _trace())
+    if where[1] == "scratch" or recorder.dropout_thread not in (None, where):
         return
-    recorder.dropout_thread = thread
+    recorder.dropout_thread = where
     shape = getattr(x, "shape", None)
     entry = {"rate": _number(rate), "input": _dims(shape)[1:] if shape is not None else None,
              "noise_shape": _dims(noise_shape) if noise_shape is not None else None}
     recorder.dropouts.append(entry)
+
+
+def _trace():
+    """The outermost function being traced (a `tf.cond` branch belongs to its step), None in eager, and
+    "scratch" in a graph Keras throws away."""
+    import tensorflow as tf
+    from tensorflow.python.framework.func_graph import FuncGraph
+
+    if tf.executing_eagerly():
+        return None
+    graph = tf.compat.v1.get_default_graph()
+    while isinstance(getattr(graph, "outer_graph", None), FuncGraph):
+        if str(getattr(graph, "name", "")).endswith("_scratch_graph"):
+            return "scratch"  # Keras traces a layer there only to learn its output shape
+        graph = graph.outer_graph
+    return id(graph)
 
 
 def _number(value):

@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 
-from tf2migrate.harness import codemod_sides, compare, netns, topology as topo_lib
+from tf2migrate.harness import checks, codemod_sides, compare, netns, topology as topo_lib
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -49,6 +49,7 @@ class VerifyResult:
     retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
     network: str = ""             # how the cluster was kept off the network (netns.py)
     details: dict = field(default_factory=dict)
+    compared: list = field(default_factory=list)   # what the verdict rests on, one line per kind of check
 
     @property
     def equivalent(self):
@@ -193,10 +194,17 @@ def _judge(result):
     else:
         v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
                                 result.rtol, result.atol)
+    causes, hints = checks.compare_the_rest(result)
     result.verdict, result.reason = v.verdict, v.reason
     if v.verdict == compare.DIVERGED and result.mode == "exact":
         hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
         result.reason = f"{v.reason}; {hint}" if hint else v.reason
+    if causes:
+        result.verdict = compare.DIVERGED
+        result.reason = "; ".join(causes) + (f"; {result.reason}" if v.verdict == compare.DIVERGED
+                                             else f" (the losses agree: {v.reason})")
+    if result.verdict == compare.DIVERGED and hints:
+        result.reason += "; " + "; ".join(hints)
     if result.accepted_fixes:
         result.reason += (f" (against the original with the fixes of {', '.join(result.accepted_fixes)} "
                           f"applied, accepted as intended changes)")

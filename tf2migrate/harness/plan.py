@@ -22,7 +22,9 @@ def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_
             "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
-            "wait_timeout": timeout, "netns": netns}
+            "wait_timeout": timeout, "netns": netns,
+            # parameter servers run steps on remote workers: dropout masks cannot be shared there
+            "share_masks": topology.kind != "ps"}
     if role == "original" and not facts.uses_estimator and not facts.strategies:
         # the reference run: a program that builds no strategy of its own trains as written, locally
         topology = type(topology)("local")

@@ -29,6 +29,10 @@ class LazyAligner:
 def main(spec_path):
     with open(spec_path) as f:
         spec = json.load(f)
+    if spec.get("netns"):   # first: setns needs a process with one thread
+        from tf2migrate.harness.netns import enter
+
+        enter(spec["netns"])
     if spec.get("serve"):
         from tf2migrate.harness.cluster import serve_forever
 

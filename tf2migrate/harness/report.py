@@ -53,6 +53,8 @@ def summary_lines(result):
                      f"(`tf2migrate rewrite --select {','.join(result.accepted_fixes)}`)")
     if result.alignment:
         lines.append(f"aligned: {result.alignment}")
+    if result.network:
+        lines.append(f"network: {result.network}")
     if result.retried_ports:
         lines.append("ports: a server's port was taken by another process first; the pair ran again on new ports")
     if result.compared:
@@ -82,6 +84,7 @@ def to_dict(result):
             "first_diverged_step": result.first_diverged_step, "alignment": result.alignment,
             "failed_side": result.failed_side or None, "rewrite_diagnostics": result.rewrite_diagnostics,
             "accepted_fixes": result.accepted_fixes, "retried_ports": result.retried_ports,
+            "network": result.network,
             "details": result.details, "compared": result.compared, "original_run": side(result.original), "migrated_run": side(result.migrated),
             "original_repeats": [side(r) for r in result.original_runs[1:]]}
 

@@ -409,3 +409,22 @@ def test_tpu_eval_metrics_of_a_metric_fn(metric_fn, converted):
         assert "tf.distribute" not in result.code  # use_tpu=False: no strategy at all
     else:
         assert result.code == source
+
+
+def test_input_functions_return_their_dataset_and_params_comments_stay():
+    source = HEAD + MODEL_FN + '''def input_fn(n):
+    dataset = tf1.data.Dataset.range(n).batch(2)
+    return dataset.make_one_shot_iterator().get_next()
+
+
+est = tf1.estimator.Estimator(
+    model_fn,
+    params={
+        # the width
+        "units": 3,
+    })
+est.train(input_fn=lambda: input_fn(4), steps=1)
+'''
+    result = rewrite_text(source, "input.py")
+    assert "    dataset = tf.data.Dataset.range(n).batch(2)\n    return dataset\n" in result.code
+    assert 'model = build_model({\n    # the width\n    "units": 3,\n})\n' in result.code

@@ -148,7 +148,8 @@ def _read_module(module, prog: Program, ctx) -> None:
             try:
                 prog.specs[name] = (canonical, bind(value, SPEC_PARAMS[canonical], canonical), value)
                 prog.removed.add(i)
-                fn = uses.input_fn_name(prog.specs[name][1].get("input_fn"))
+                fn = prog.specs[name][1].get("input_fn")
+                fn = uses.input_fn_name(fn.body if isinstance(fn, cst.Lambda) else fn)
                 if fn is not None:
                     prog.input_fns.add(fn)
             except Unreadable as problem:

@@ -92,8 +92,9 @@ def is_one_hot_labels(call: cst.Call, ctx) -> bool:
     if ctx.resolve(call.func)[1] != "tf.one_hot":
         return False
     bound = bind(call, ("indices", "depth", "on_value", "off_value", "axis", "dtype", "name"), "one_hot")
-    return isinstance(bound.get("indices"), cst.Name) and bound["indices"].value == "labels" \
-        and set(bound) <= {"indices", "depth", "dtype", "name"}
+    defaults = literal(bound.get("on_value", cst.Integer("1"))) == 1 and literal(bound.get("off_value", cst.Integer("0"))) == 0
+    return isinstance(bound.get("indices"), cst.Name) and bound["indices"].value == "labels" and defaults \
+        and set(bound) <= {"indices", "depth", "on_value", "off_value", "dtype", "name"}
 
 
 def on_labels(loss: Loss, is_one_hot) -> Loss:

@@ -75,8 +75,9 @@ def runs(module, prog, ctx) -> None:
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in EXPORTS:
                 continue  # its serving_input_receiver_fn is no input function
             for arg in call.args:
-                if (arg.keyword is None or arg.keyword.value == "input_fn") and input_fn_name(arg.value):
-                    prog.input_fns.add(input_fn_name(arg.value))
+                value = arg.value.body if isinstance(arg.value, cst.Lambda) else arg.value  # lambda: fn(x, y)
+                if (arg.keyword is None or arg.keyword.value == "input_fn") and input_fn_name(value):
+                    prog.input_fns.add(input_fn_name(value))
         prog.blockers.extend(finder.problems)
 
 

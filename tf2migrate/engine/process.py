@@ -86,8 +86,6 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
             if spelled is not None:
                 if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
                     return src, FileResult(path, Status.UNCHANGED)
-                if not attrs.isdisjoint(spelled):
-                    return src, None  # an attribute word in the code: LibCST decides
             tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
@@ -101,15 +99,20 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
 
 
 def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
-    """An attribute word spelled in the code, or a symbol word that names something a rule acts on through
-    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not; with the tables,
-    `tf.Session` does, `tf.constant(x)` does not, `tf.argmax(x, 1, out)` only in a TF1 file)."""
-    if not attrs.isdisjoint(identifiers):
-        return True
-    symbols = symbols & identifiers
-    if not symbols:
+    """An attribute word on an object in the code (`strategy.experimental_run_v2`; not on a module, as in
+    `tf.compat.v1.data.make_one_shot_iterator`: no rule or table acts on a module's attribute), or a symbol
+    word that names something a rule acts on through the file's imports (`estimator_lib.Estimator` from
+    tensorflow_estimator does not; with the tables, `tf.Session` does, `tf.constant(x)` does not,
+    `tf.argmax(x, 1, out)` only in a TF1 file)."""
+    attrs, symbols = attrs & identifiers, symbols & identifiers
+    if not attrs and not symbols:
         return False
     imports = ImportMap.from_ast(tree)
+    for node in nodes(tree, ast.Attribute) if attrs else ():
+        if node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+            return True
+    if not symbols:
+        return False
     verdict = []
 
     def tf1() -> bool:  # decided once, only when a name TF2 also has is met

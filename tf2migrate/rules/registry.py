@@ -18,12 +18,26 @@ from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
 from tf2migrate.rules.tables import load_tables
+from tf2migrate.rules.upgrade.casts import Casts
 from tf2migrate.rules.upgrade.dropout import Dropout
+from tf2migrate.rules.upgrade.extract_glimpse import ExtractGlimpse
+from tf2migrate.rules.upgrade.gone_arguments import GoneArguments
+from tf2migrate.rules.upgrade.image_resize import ImageResize
+from tf2migrate.rules.upgrade.initializers import Initializers
+from tf2migrate.rules.upgrade.iterators import DatasetIterators
+from tf2migrate.rules.upgrade.morphology import Morphology
+from tf2migrate.rules.upgrade.name_scope import NameScope
+from tf2migrate.rules.upgrade.pool_seed import PoolSeed
+from tf2migrate.rules.upgrade.regularizers import Regularizers
+from tf2migrate.rules.upgrade.save_format import SaveFormat
+from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
+from tf2migrate.rules.upgrade.strings_split import StringsSplit
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
-    Dropout,
+    Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
+    NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 

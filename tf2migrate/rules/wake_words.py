@@ -6,7 +6,9 @@ rule class names its entry here (`Plugin.wake`), so a rule and the pre-pass cann
 that every registered code rule has one.
 
 Per rule: (attribute words, which count on any receiver; symbol words, which count only where they name
-TensorFlow through the file's imports).
+TensorFlow through the file's imports). A symbol written as a dotted name (`tf.strings.split`) wakes only as
+that name, spelled so: `split` then needs `tf.strings.split`, not `tf.split`, `ops.split` nor (unless listed
+too) `tf.compat.v1.strings.split`, so a common last word does not send every TF file to LibCST.
 """
 from __future__ import annotations
 
@@ -27,6 +29,12 @@ DISTRIBUTED_INPUT = frozenset({"experimental_distribute_dataset", "distribute_da
 ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier",
                         "TPUEstimator"})
 
+def _and_v1(names) -> frozenset:
+    """The names, also spelled through `tensorflow.compat.v1` (for the upgrades that act there too)."""
+    names = frozenset(names)
+    return names | {"tf.compat.v1." + name[3:] for name in names}
+
+
 WAKE = {
     "make_dataset_iterator": (frozenset({"make_dataset_iterator"}), frozenset()),
     "call_for_each_replica": (frozenset({"call_for_each_replica"}), frozenset()),
@@ -37,7 +45,27 @@ WAKE = {
     "outside_scope": (REPLICA_CALLS, STRATEGY_WORDS),
     "distributed_input": (DISTRIBUTED_INPUT, frozenset()),
     "estimator": (frozenset(), ESTIMATORS),
-    "dropout": (frozenset(), frozenset({"dropout"})),
+    # the TF1 -> TF2 call upgrades wake only as the names they claim, spelled so (see `Triggers.code_names`)
+    "dropout": (frozenset(), _and_v1({"tf.nn.dropout"})),
+    "casts": (frozenset(), _and_v1("tf." + n for n in ("to_bfloat16", "to_complex128", "to_complex64", "to_double",
+                                                        "to_float", "to_int32", "to_int64"))),
+    "image_resize": (frozenset(), _and_v1("tf.image." + n for n in ("resize_area", "resize_bicubic", "resize_bilinear",
+                                                                     "resize_nearest_neighbor"))),
+    "softmax_labels": (frozenset(), frozenset({"tf.nn.softmax_cross_entropy_with_logits"})),
+    "initializers": (frozenset(), frozenset({p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.") for n in (
+        "xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")}) | _and_v1({
+        "tf.uniform_unit_scaling_initializer", "tf.initializers.uniform_unit_scaling"})),
+    "regularizers": (frozenset(), frozenset(p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.")
+                                            for n in ("l1_regularizer", "l2_regularizer"))),
+    "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
+    "strings_split": (frozenset(), frozenset({"tf.strings.split"})),
+    "name_scope": (frozenset(), frozenset({"tf.name_scope"})),
+    "pool_seed": (frozenset(), frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})),
+    "extract_glimpse": (frozenset(), frozenset({"tf.image.extract_glimpse"})),
+    "morphology": (frozenset(), frozenset({"tf.nn.dilation2d", "tf.nn.erosion2d"})),
+    "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
+    "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
+                                               "tf.nn.ctc_beam_search_decoder"})),
 }
 
 
@@ -63,6 +91,7 @@ class Triggers:
     attrs: frozenset
     symbols: frozenset
     code_symbols: frozenset  # symbol words of code rules: any TF name ending in one wakes
+    code_names: frozenset  # dotted names of code rules: only these wake (`tf.compat.v1.X` only if listed so)
     names: frozenset  # TF names the tables define (literal `tf.compat.v1...` spellings included)
     modules: frozenset  # modules whose every member the tables report
     hand_written: frozenset  # the names a hand-written table defines: they apply to `tf.compat.v1.X` too
@@ -77,7 +106,7 @@ class Triggers:
     def wakes(self, word: str, literal, canonical, spelled: str = "", tf1=lambda: True) -> bool:
         """Does this TF name (resolved through the file's imports; `spelled` as written) give a rule work?
         `tf1()`: is the file TF1 code (asked only for names TF2 also has)."""
-        if word in self.code_symbols:
+        if word in self.code_symbols or literal in self.code_names:
             return True
         if ".compat.v1." in spelled:  # written so on purpose: only the hand-written tables act on it
             return literal in self.hand_written or canonical in self.hand_written
@@ -109,7 +138,8 @@ class Triggers:
         return False
 
     def to_json(self) -> list:
-        sets = [self.attrs, self.symbols, self.code_symbols, self.names, self.modules, self.hand_written, self.tf1_only]
+        sets = [self.attrs, self.symbols, self.code_symbols, self.code_names, self.names, self.modules, self.hand_written,
+                self.tf1_only]
         calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
         return [sorted(part) for part in sets] + [calls]
 
@@ -151,12 +181,14 @@ def triggers() -> Triggers:
 
     tables = load_tables()
     attrs, symbols, code_symbols = set(tables.triggers()), set(tables.symbol_triggers()), set()
+    code_names = set()
     for a, s in WAKE.values():
         attrs |= a
-        code_symbols |= s
-    symbols |= code_symbols
+        code_symbols |= {name for name in s if "." not in name}
+        code_names |= {name for name in s if "." in name}
+    symbols |= code_symbols | {name.rsplit(".", 1)[-1] for name in code_names}
     calls = tables.call_triggers()
-    return Triggers(frozenset(attrs), frozenset(symbols - attrs), frozenset(code_symbols),
+    return Triggers(frozenset(attrs), frozenset(symbols - attrs), frozenset(code_symbols), frozenset(code_names),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
                     tables.tf1_only_names(), calls)
 

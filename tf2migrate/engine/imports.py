@@ -52,8 +52,20 @@ def ast_dotted(node: ast.AST) -> str:
     return ".".join(reversed(parts))
 
 
+# tensorflow_estimator's public API is `tf.estimator` (its `python.estimator.*` modules are private)
+ESTIMATOR_PUBLIC = ("tensorflow_estimator.estimator", "tensorflow_estimator._api.v1.estimator",
+                    "tensorflow_estimator._api.v2.estimator", "tensorflow_estimator.python.estimator.api._v1.estimator",
+                    "tensorflow_estimator.python.estimator.api._v2.estimator")
+
+
 def canonical_tf(path: str) -> Optional[str]:
-    """`tensorflow.compat.v1.train.X` -> `tf.train.X`; None for anything outside TensorFlow."""
+    """`tensorflow.compat.v1.train.X` -> `tf.train.X`, `tensorflow_estimator.estimator.X` -> `tf.estimator.X`;
+    None for anything outside TensorFlow's public names."""
+    if path.startswith("tensorflow_estimator"):
+        for prefix in ESTIMATOR_PUBLIC:
+            if path == prefix or path.startswith(prefix + "."):
+                return "tf.estimator" + path[len(prefix):]
+        return None
     if path == "tensorflow":
         return "tf"
     if not path.startswith("tensorflow."):

@@ -15,7 +15,7 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import ImportMap, canonical_tf
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
@@ -110,13 +110,23 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
         return False
     imports = ImportMap.from_ast(tree)
     for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
-            if any(alias.name in symbols for alias in node.names):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("tensorflow", "tensorflow_estimator"):
+            if any(_imports_word(node.module, alias.name, symbols) for alias in node.names):
                 return True  # `from tensorflow... import X as y`: y may be used under its alias
         elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
             if imports.ast_canonical(node):
                 return True
     return False
+
+
+def _imports_word(module: str, name: str, symbols: set) -> bool:
+    """`from tensorflow.x import WORD`, or `from tensorflow.estimator import X` (a public module named by a
+    word: the names it gives are that rule's); never a private module (`tensorflow.python.*`, or
+    tensorflow_estimator's own)."""
+    path = f"{module}.{name}"
+    if canonical_tf(path) is None:
+        return False
+    return name in symbols or (not path.startswith("tensorflow.python.") and not symbols.isdisjoint(module.split(".")))
 
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names

@@ -17,12 +17,13 @@ from tf2migrate.rules.estimator.plugin import EstimatorToKeras
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
+from tf2migrate.rules.unconverted.plugin import Unconverted
 from tf2migrate.rules.tables import load_tables
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
-    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
-)
+    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras, Unconverted,  # Unconverted reads what the
+)  # Estimator converter left, so it runs after it
 
 
 def plugins(ctx) -> list:

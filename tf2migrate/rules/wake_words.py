@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 
+from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED  # free of LibCST too
+
 # A module must contain one of these to build or fetch a strategy, or to run a replica function.
 STRATEGY_WORDS = frozenset({
     "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "TPUStrategy",
@@ -34,6 +36,7 @@ WAKE = {
     "outside_scope": (REPLICA_CALLS, STRATEGY_WORDS),
     "distributed_input": (DISTRIBUTED_INPUT, frozenset()),
     "estimator": (frozenset(), ESTIMATORS),
+    "unconverted": (frozenset(), UNCONVERTED),
 }
 
 

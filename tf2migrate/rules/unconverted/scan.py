@@ -1,0 +1,123 @@
+"""Every reference to an Estimator-world name in a module, read from Python's `ast` (fast).
+
+A reference is the longest `a.b.c` chain (or import) that resolves, through the module's imports and
+assignment aliases, to a name `names.kind` knows; a chain whose head is a local variable or parameter of
+the function it stands in is not one.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from tf2migrate.engine.imports import ast_dotted, canonical_tf
+from tf2migrate.engine.scopes import ast_function_locals
+from tf2migrate.rules.unconverted import names
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+@dataclass(frozen=True)
+class Ref:
+    node: ast.AST
+    canonical: str
+    kind: names.Kind
+
+    @property
+    def line(self) -> int:
+        return self.node.lineno
+
+
+def references(tree: ast.AST, imports) -> list:
+    """The Estimator-world references of `tree`, in source order."""
+    found, monitored = [], False
+    todo = [(tree, frozenset(), {})]
+    while todo:
+        node, local, aliases = todo.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.extend(_imported(node))
+            continue
+        if isinstance(node, (ast.Attribute, ast.Name)):
+            canonical = _resolve(ast_dotted(node), local, aliases, imports)
+            if canonical is not None:
+                monitored = monitored or canonical in names.MONITORED
+                kind = names.kind(canonical)
+                if kind is not None:
+                    found.append(Ref(node, canonical, kind))
+                    continue
+            if isinstance(node, ast.Attribute):
+                todo.append((node.value, local, aliases))
+            continue
+        if isinstance(node, _FUNCTIONS):
+            params = node.args
+            outer = [*params.defaults, *params.kw_defaults] + list(getattr(node, "decorator_list", []))
+            todo.extend((child, local, aliases) for child in outer if child is not None)
+            if isinstance(node, ast.Lambda):
+                inner = local | {a.arg for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)}
+                todo.append((node.body, inner, aliases))
+                continue
+            inner, inner_aliases = local | ast_function_locals(node), dict(aliases)
+            inner_aliases.update(_local_aliases(node, local, aliases, imports))
+            todo.extend((child, inner, inner_aliases) for child in node.body)
+            continue
+        todo.extend((child, local, aliases) for child in ast.iter_child_nodes(node))
+    if monitored:  # a MonitoredSession runs the tf.train hooks: they are not an Estimator's
+        found = [r for r in found if not names.needs_monitored_check(r.canonical)]
+    return sorted(found, key=lambda r: (r.node.lineno, r.node.col_offset))
+
+
+def _resolve(dotted: str, local, aliases: dict, imports):
+    if not dotted:
+        return None
+    head, _, rest = dotted.partition(".")
+    if head in aliases:
+        return canonical_tf(aliases[head] + ("." + rest if rest else ""))
+    if head in local:
+        return None
+    return imports.resolve_dotted(dotted)[1]
+
+
+def _local_aliases(fn, local, aliases: dict, imports) -> dict:
+    """`tf1 = tf.compat.v1` in a function's own body, assigned once there: an alias inside it."""
+    counts, values = {}, {}
+    todo = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in (n.id for n in ast.walk(target) if isinstance(n, ast.Name)):
+                    counts[name] = counts.get(name, 0) + 1
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                values[node.targets[0].id] = node.value
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            for name in (n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)):
+                counts[name] = counts.get(name, 0) + 2
+        todo.extend(ast.iter_child_nodes(node))
+    out = {}
+    for name, value in values.items():
+        if counts.get(name) == 1 and isinstance(value, (ast.Name, ast.Attribute)):
+            head, _, rest = ast_dotted(value).partition(".")
+            if head in aliases:
+                out[name] = aliases[head] + ("." + rest if rest else "")
+            elif head and head not in local and head in imports.bindings:
+                target = imports.bindings[head].target
+                out[name] = target + ("." + rest if rest else "")
+    return out
+
+
+def _imported(node) -> list:
+    if isinstance(node, ast.Import):
+        paths = [alias.name for alias in node.names]
+    elif node.level or not node.module:
+        return []
+    else:
+        paths = [f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*"]
+    out = []
+    for path in paths:
+        canonical = canonical_tf(path) if not path.startswith("tensorflow.python.") else None
+        kind = names.kind(canonical) if canonical else None
+        if kind is not None:
+            out.append(Ref(node, canonical, kind))
+            break  # one import statement, one reference
+    return out

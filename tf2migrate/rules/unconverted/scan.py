@@ -73,6 +73,9 @@ def _resolve(dotted: str, local, aliases: dict, imports):
         return canonical_tf(aliases[head] + ("." + rest if rest else ""))
     if head in local:
         return None
+    binding = imports.bindings.get(head)
+    if binding is not None and binding.assigned and names.kind(canonical_tf(binding.target) or "") is not None:
+        return None  # `Est(...)` after `Est = tf.estimator.Estimator`: the line that made the alias is the one
     return imports.resolve_dotted(dotted)[1]
 
 

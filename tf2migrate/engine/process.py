@@ -69,8 +69,10 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
     found = pattern.findall(src.text)
-    attrs = {a for a, _ in found if a}
-    symbols = {s for _, s in found if s}
+    attrs = {groups[0] for groups in found if groups[0]}
+    symbols = {groups[1] for groups in found if groups[1]}
+    fast = {groups[2] for groups in found if len(groups) > 2 and groups[2]}  # words of ast-only report rules
+    symbols |= fast
     words = attrs | symbols
     tree = None
     try:
@@ -88,6 +90,8 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
                     return src, FileResult(path, Status.UNCHANGED)
                 if not attrs.isdisjoint(spelled):
                     return src, None  # an attribute word in the code: LibCST decides
+                if not _PUBLIC_TF.search(src.text):
+                    return src, FileResult(path, Status.UNCHANGED)  # symbol words only, and no public TF name
             tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
@@ -95,9 +99,13 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     identifiers = spelled if spelled is not None else _identifiers(tree)
-    if not words or not _may_change(tree, attrs, symbols, identifiers):
+    if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    return dataclasses.replace(src, tree=tree), None
+    if _may_change(tree, attrs, symbols - fast, identifiers):
+        return dataclasses.replace(src, tree=tree), None
+    if fast and _may_change(tree, set(), symbols & fast, identifiers):
+        return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
+    return src, FileResult(path, Status.UNCHANGED)
 
 
 def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
@@ -114,7 +122,8 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
             if any(_imports_word(node.module, alias.name, symbols) for alias in node.names):
                 return True  # `from tensorflow... import X as y`: y may be used under its alias
         elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
-            if imports.ast_canonical(node):
+            canonical = imports.ast_canonical(node)
+            if canonical and not canonical.startswith("tf.python."):  # no rule knows a private name
                 return True
     return False
 
@@ -122,12 +131,17 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
 def _imports_word(module: str, name: str, symbols: set) -> bool:
     """`from tensorflow.x import WORD`, or `from tensorflow.estimator import X` (a public module named by a
     word: the names it gives are that rule's); never a private module (`tensorflow.python.*`, or
-    tensorflow_estimator's own)."""
+    tensorflow_estimator's own): no rule knows a private name."""
     path = f"{module}.{name}"
-    if canonical_tf(path) is None:
+    if canonical_tf(path) is None or path.startswith("tensorflow.python."):
         return False
-    return name in symbols or (not path.startswith("tensorflow.python.") and not symbols.isdisjoint(module.split(".")))
+    return name in symbols or not symbols.isdisjoint(module.split("."))
 
+
+# A symbol word names TensorFlow only through a public module (`_may_change`), and every way to reach one
+# spells `tensorflow` or `tensorflow_estimator` not followed by `.python` (its private modules): an
+# import, `tensorflow.estimator.X` after `import tensorflow.python.x`, an alias `tf = tensorflow`.
+_PUBLIC_TF = re.compile(r"\btensorflow(?:_estimator)?\b(?!\.python\b)")
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names
 _STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannotations\b", re.M)
@@ -193,9 +207,11 @@ def _looks_py2(exc: SyntaxError) -> bool:
 
 
 def transform(path: str, data: bytes, src, mode: Mode, selection) -> FileResult:
-    from tf2migrate.engine.apply import rewrite_text
+    from tf2migrate.engine.apply import report_text, rewrite_text
 
     try:
+        if src.fast_only:
+            return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")

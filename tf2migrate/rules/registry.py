@@ -31,6 +31,11 @@ def plugins(ctx) -> list:
     return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables())]
 
 
+def fast_plugins(ctx) -> list:
+    """The rules that report from the `ast` tree alone, for a file no other rule has a word in."""
+    return [cls(ctx) for cls in CODE_RULES if cls.fast]
+
+
 @functools.lru_cache(maxsize=None)
 def all_infos() -> dict:
     infos = {rule.info.code: rule.info for rule in load_tables().rules}

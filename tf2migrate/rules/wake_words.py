@@ -6,7 +6,8 @@ rule class names its entry here (`Plugin.wake`), so a rule and the pre-pass cann
 that every registered code rule has one.
 
 Per rule: (attribute words, which count on any receiver; symbol words, which count only where they name
-TensorFlow through the file's imports).
+TensorFlow through the file's imports). The rules in `FAST` read only Python's `ast` tree and report
+(`Plugin.fast`): a file that only their words wake is answered from that tree, without LibCST.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ WAKE = {
     "estimator": (frozenset(), ESTIMATORS),
     "unconverted": (frozenset(), UNCONVERTED),
 }
+FAST = frozenset({"unconverted"})
 
 
 @functools.lru_cache(maxsize=None)
@@ -54,12 +56,29 @@ def all_words() -> tuple:
 
 
 @functools.lru_cache(maxsize=None)
+def fast_words() -> frozenset:
+    """The symbol words that wake only `FAST` rules (no other rule, no table)."""
+    attrs, symbols = all_words()
+    others = set()
+    for rule, (a, s) in WAKE.items():
+        if rule not in FAST:
+            others |= a | s
+    from tf2migrate.rules.tables import load_tables
+
+    tables = load_tables()
+    others |= tables.triggers() | tables.symbol_triggers()
+    return frozenset(w for rule in FAST for w in WAKE[rule][1] if w not in others and w not in attrs)
+
+
+@functools.lru_cache(maxsize=None)
 def trigger_pattern() -> "re.Pattern":
     """Words whose absence proves a file needs no LibCST parse at all: group 1 matches attribute words
-    (any receiver), group 2 symbol words (they count only as TensorFlow names)."""
+    (any receiver), group 2 symbol words (they count only as TensorFlow names), group 3 symbol words of
+    the `FAST` rules alone (a file with no other word is answered from the `ast` tree)."""
     attrs, symbols = all_words()
+    fast = fast_words()
 
     def alternation(words) -> str:
         return "|".join(sorted(map(re.escape, words))) or "(?!)"
 
-    return re.compile(r"\b(?:(%s)|(%s))\b" % (alternation(attrs), alternation(symbols)))
+    return re.compile(r"\b(?:(%s)|(%s)|(%s))\b" % (alternation(attrs), alternation(symbols - fast), alternation(fast)))

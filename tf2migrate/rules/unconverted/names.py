@@ -25,7 +25,7 @@ HOOK_NAMES = frozenset({"CheckpointSaverHook", "FeedFnHook", "FinalOpsHook", "Gl
                         "LoggingTensorHook", "NanTensorHook", "ProfilerHook", "StepCounterHook", "StopAtStepHook",
                         "SummarySaverHook"})
 # symbol words: they wake the rule only where they name TensorFlow through the file's imports
-WORDS = frozenset({"estimator", "learn", "tpu", "model_to_estimator"}) | SESSION_HOOKS | HOOK_NAMES
+WORDS = frozenset({"estimator", "learn", "model_to_estimator"}) | TPU_NAMES | SESSION_HOOKS | HOOK_NAMES
 
 _LOOPS = {"train_and_evaluate", "TrainSpec", "EvalSpec"}
 _CONFIGS = {"RunConfig", "TPUConfig", "InputPipelineConfig"}

@@ -22,6 +22,7 @@ _CONVERTER_ESTIMATORS = None  # canonical names the Estimator converter can conv
 class Unconverted(Plugin):
     infos = codes.INFOS
     wake = "unconverted"
+    fast = True  # a file that only its words wake is answered without LibCST (engine/apply.report_text)
 
     def leave_module(self, original, updated):
         ctx = self.ctx

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted, canonical_tf
 from tf2migrate.engine.scopes import ast_function_locals
 from tf2migrate.rules.unconverted import names
@@ -28,41 +29,70 @@ class Ref:
 
 
 def references(tree: ast.AST, imports) -> list:
-    """The Estimator-world references of `tree`, in source order."""
+    """The Estimator-world references of `tree`, in source order. Uses the shared node index: only the
+    outermost chains rooted at an import, an alias or a would-be local alias are resolved."""
+    attributes = nodes(tree, ast.Attribute)
+    inner = {id(n.value) for n in attributes if isinstance(n.value, (ast.Attribute, ast.Name))}
+    maybe_local = {t.id for a in nodes(tree, ast.Assign) for t in a.targets if isinstance(t, ast.Name)
+                   and ast_dotted(a.value).partition(".")[0] in imports.bindings}  # `tf1 = tf.compat.v1` in a def
+    heads = set(imports.bindings) | maybe_local
+    scopes = _Scopes(tree, imports)
     found, monitored = [], False
-    todo = [(tree, frozenset(), {})]
-    while todo:
-        node, local, aliases = todo.pop()
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.extend(_imported(node))
+    for node in nodes(tree, ast.Import, ast.ImportFrom):
+        found.extend(_imported(node))
+    for node in [*attributes, *nodes(tree, ast.Name)]:
+        if id(node) in inner:
             continue
-        if isinstance(node, (ast.Attribute, ast.Name)):
-            canonical = _resolve(ast_dotted(node), local, aliases, imports)
-            if canonical is not None:
-                monitored = monitored or canonical in names.MONITORED
-                kind = names.kind(canonical)
-                if kind is not None:
-                    found.append(Ref(node, canonical, kind))
-                    continue
-            if isinstance(node, ast.Attribute):
-                todo.append((node.value, local, aliases))
+        dotted = ast_dotted(node)
+        if not dotted or dotted.partition(".")[0] not in heads:
             continue
-        if isinstance(node, _FUNCTIONS):
-            params = node.args
-            outer = [*params.defaults, *params.kw_defaults] + list(getattr(node, "decorator_list", []))
-            todo.extend((child, local, aliases) for child in outer if child is not None)
-            if isinstance(node, ast.Lambda):
-                inner = local | {a.arg for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)}
-                todo.append((node.body, inner, aliases))
+        if dotted.partition(".")[0] not in maybe_local:  # scopes are read only for what would be reported
+            canonical = imports.resolve_dotted(dotted)[1]
+            if canonical is None or (canonical not in names.MONITORED and names.kind(canonical) is None):
                 continue
-            inner, inner_aliases = local | ast_function_locals(node), dict(aliases)
-            inner_aliases.update(_local_aliases(node, local, aliases, imports))
-            todo.extend((child, inner, inner_aliases) for child in node.body)
+        local, aliases = scopes.at(node)
+        canonical = _resolve(dotted, local, aliases, imports)
+        if canonical is None:
             continue
-        todo.extend((child, local, aliases) for child in ast.iter_child_nodes(node))
+        monitored = monitored or canonical in names.MONITORED
+        kind = names.kind(canonical)
+        if kind is not None:
+            found.append(Ref(node, canonical, kind))
     if monitored:  # a MonitoredSession runs the tf.train hooks: they are not an Estimator's
         found = [r for r in found if not names.needs_monitored_check(r.canonical)]
     return sorted(found, key=lambda r: (r.node.lineno, r.node.col_offset))
+
+
+class _Scopes:
+    """The names local to the functions around a node, and the aliases they make (read on demand)."""
+
+    def __init__(self, tree, imports) -> None:
+        self.functions = sorted(nodes(tree, *_FUNCTIONS), key=lambda f: (f.lineno, f.col_offset))
+        self.imports = imports
+        self.memo: dict = {}
+
+    def at(self, node) -> tuple:
+        local, aliases = frozenset(), {}
+        for fn in self.functions:  # outer first: an inner function's names win
+            if fn.lineno > node.lineno:
+                break
+            if _contains(fn, node):
+                if id(fn) not in self.memo:
+                    self.memo[id(fn)] = self._read(fn, local, aliases)
+                fn_local, fn_aliases = self.memo[id(fn)]
+                local, aliases = local | fn_local, {**aliases, **fn_aliases}
+        return local, aliases
+
+    def _read(self, fn, local, aliases) -> tuple:
+        params = fn.args
+        if isinstance(fn, ast.Lambda):
+            return frozenset(a.arg for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)), {}
+        return frozenset(ast_function_locals(fn)), _local_aliases(fn, local, aliases, self.imports)
+
+
+def _contains(fn, node) -> bool:
+    start, end = (fn.lineno, fn.col_offset), (fn.end_lineno, fn.end_col_offset)
+    return start <= (node.lineno, node.col_offset) < end
 
 
 def _resolve(dotted: str, local, aliases: dict, imports):

@@ -60,7 +60,7 @@ def _programs(names) -> dict:
     return files
 
 
-CONTRIB = {  # tf.contrib.tpu's TPUEstimator names and tf.contrib.learn, through the forms real code used
+CONTRIB = {  # tf.contrib.tpu's TPUEstimator names, tf.contrib.learn, hooks: the forms real code used
     "contrib_tpu_attr.py": "import tensorflow as tf\n\nest = tf.contrib.tpu.TPUEstimator(model_fn=f, use_tpu=False)\n",
     "contrib_tpu_spec.py": "import tensorflow as tf\n\n\ndef model_fn(features, labels, mode, params):\n"
                            "    return tf.contrib.tpu.TPUEstimatorSpec(mode, loss=loss)\n",
@@ -77,6 +77,8 @@ CONTRIB = {  # tf.contrib.tpu's TPUEstimator names and tf.contrib.learn, through
     "keras_estimator.py": "import tensorflow as tf\n\nest = tf.keras.estimator.model_to_estimator(keras_model=model)\n",
     "estimator_alias.py": "import tensorflow as tf\n\nEst = tf.estimator.Estimator\n\n\ndef build():\n"
                           "    return Est(model_fn=f)\n",
+    "private_estimator.py": "from tensorflow.python.estimator.model_fn import ModeKeys as Modes\n\n\n"
+                            "def is_training(mode):\n    return mode == Modes.TRAIN\n",  # TF 1.x's own path
     "hook_subclass.py": "import tensorflow as tf\n\n\nclass PrintHook(tf.train.SessionRunHook):\n    pass\n",
     "hook_in_train.py": "import tensorflow as tf\n\n\ndef main(estimator):\n"
                         "    estimator.train(f, hooks=[tf.train.LoggingTensorHook({'loss': 'loss'}, every_n_iter=1)])\n",

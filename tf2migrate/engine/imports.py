@@ -58,6 +58,13 @@ ESTIMATOR_PUBLIC = ("tensorflow_estimator.estimator", "tensorflow_estimator._api
                     "tensorflow_estimator.python.estimator.api._v2.estimator")
 
 
+def is_private(path: str) -> bool:
+    """TensorFlow's own modules (`tensorflow.python.*`): no rule knows their names, except the Estimator's
+    (`tensorflow.python.estimator`, where TF 1.x code imported it from), which TF 2.16 removed."""
+    return path.startswith(("tensorflow.python.", "tf.python.")) and not path.startswith(
+        ("tensorflow.python.estimator", "tf.python.estimator"))
+
+
 def canonical_tf(path: str) -> Optional[str]:
     """`tensorflow.compat.v1.train.X` -> `tf.train.X`, `tensorflow_estimator.estimator.X` -> `tf.estimator.X`;
     None for anything outside TensorFlow's public names."""

@@ -15,7 +15,7 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap, canonical_tf
+from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
@@ -123,7 +123,7 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
                 return True  # `from tensorflow... import X as y`: y may be used under its alias
         elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
             canonical = imports.ast_canonical(node)
-            if canonical and not canonical.startswith("tf.python."):  # no rule knows a private name
+            if canonical and not is_private(canonical):  # no rule knows a private name
                 return True
     return False
 
@@ -133,15 +133,15 @@ def _imports_word(module: str, name: str, symbols: set) -> bool:
     word: the names it gives are that rule's); never a private module (`tensorflow.python.*`, or
     tensorflow_estimator's own): no rule knows a private name."""
     path = f"{module}.{name}"
-    if canonical_tf(path) is None or path.startswith("tensorflow.python."):
+    if canonical_tf(path) is None or is_private(path):
         return False
     return name in symbols or not symbols.isdisjoint(module.split("."))
 
 
 # A symbol word names TensorFlow only through a public module (`_may_change`), and every way to reach one
-# spells `tensorflow` or `tensorflow_estimator` not followed by `.python` (its private modules): an
+# spells `tensorflow` or `tensorflow_estimator` not followed by `.python` (private; see `is_private`): an
 # import, `tensorflow.estimator.X` after `import tensorflow.python.x`, an alias `tf = tensorflow`.
-_PUBLIC_TF = re.compile(r"\btensorflow(?:_estimator)?\b(?!\.python\b)")
+_PUBLIC_TF = re.compile(r"\btensorflow(?:_estimator)?\b(?!\.python\b(?!\.estimator\b))")
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names
 _STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannotations\b", re.M)

@@ -4,7 +4,7 @@ Kept free of LibCST: the pre-pass wakes the rule with `WORDS`. A name is judged 
 (`engine/imports.py`: `tf1.estimator.X`, `tensorflow_estimator.estimator.X` and `tf.compat.v1.estimator.X`
 are all `tf.estimator.X`), so every namespace and every alias of it is covered without a list of names:
 everything under `tf.estimator` (tensorflow_estimator's whole public API), `tf.keras.estimator`,
-`tf.contrib.learn` and `tf.contrib.estimator`; the TPUEstimator names of `tf.contrib.tpu`; and TF1's session
+`tf.contrib.learn`, `tf.contrib.estimator` and TF 1.x's `tensorflow.python.estimator`; the TPUEstimator names of `tf.contrib.tpu`; and TF1's session
 hooks (`tf.train.*Hook`), which outside a `MonitoredSession` only ever drive an Estimator.
 """
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Optional
 
 ESTIMATOR, RUN, PIECE = "TFM350", "TFM351", "TFM352"  # most to least important: one finding per line
 
-NAMESPACES = ("tf.estimator", "tf.keras.estimator", "tf.contrib.learn", "tf.contrib.estimator")
+NAMESPACES = ("tf.estimator", "tf.keras.estimator", "tf.contrib.learn", "tf.contrib.estimator",
+              "tf.python.estimator")  # where TF 1.x code also imported it from
 TPU_NAMES = frozenset({"TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
                        "export_estimator_savedmodel", "tpu_estimator"})
 SESSION_HOOKS = frozenset({"SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
@@ -87,7 +88,7 @@ def _leaf(canonical: str) -> Optional[str]:
             rest = parts[len(space.split(".")):]
             if space == "tf.estimator" and rest[:1] in (["tpu"], ["experimental"], ["export"], ["inputs"]):
                 rest = rest[1:] if len(rest) > 1 else rest
-            if space.startswith("tf.contrib."):  # deep private paths: the last name is the telling one
+            if space.startswith(("tf.contrib.", "tf.python.")):  # deep private paths: the first class tells
                 named = [p for p in rest if p[:1].isupper() or p in _RUNNERS or p == "model_to_estimator"]
                 return named[0] if named else (rest[-1] if rest else space.rsplit(".", 1)[1])
             return rest[0] if rest else space.rsplit(".", 1)[1]

@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.engine.imports import ast_dotted, canonical_tf
+from tf2migrate.engine.imports import ast_dotted, canonical_tf, is_private
 from tf2migrate.engine.scopes import ast_function_locals
 from tf2migrate.rules.unconverted import names
 
@@ -148,7 +148,7 @@ def _imported(node) -> list:
         paths = [f"{node.module}.{alias.name}" for alias in node.names if alias.name != "*"]
     out = []
     for path in paths:
-        canonical = canonical_tf(path) if not path.startswith("tensorflow.python.") else None
+        canonical = canonical_tf(path) if not is_private(path) else None
         kind = names.kind(canonical) if canonical else None
         if kind is not None:
             out.append(Ref(node, canonical, kind))

@@ -41,8 +41,8 @@ def references(tree: ast.AST, imports) -> list:
     for node in nodes(tree, ast.Import, ast.ImportFrom):
         found.extend(_imported(node))
     for node in [*attributes, *nodes(tree, ast.Name)]:
-        if id(node) in inner:
-            continue
+        if id(node) in inner or not isinstance(node.ctx, ast.Load):
+            continue  # a part of a longer chain, or a name being bound
         dotted = ast_dotted(node)
         if not dotted or dotted.partition(".")[0] not in heads:
             continue
@@ -100,6 +100,8 @@ def _resolve(dotted: str, local, aliases: dict, imports):
         return None
     head, _, rest = dotted.partition(".")
     if head in aliases:
+        if names.kind(canonical_tf(aliases[head]) or "") is not None:
+            return None  # `cfg` after `cfg = tf.contrib.tpu.RunConfig`: reported where the alias is made
         return canonical_tf(aliases[head] + ("." + rest if rest else ""))
     if head in local:
         return None

@@ -53,7 +53,8 @@ def _why(ref, converted: bool, blocked: list, refs: list, ctx) -> str:
     if converted:
         return "outside the Estimator program that was converted"
     if blocked:
-        return f"the Estimator conversion is blocked, see {blocked[0].code} on line {blocked[0].line}"
+        first = min(blocked, key=lambda d: (d.line, d.col))
+        return f"the Estimator conversion is blocked, see {first.code} on line {first.line}"
     if not ctx.selection.enabled("TFM301"):
         return "the Estimator conversion TFM301 is not selected"
     if ref.kind.code == names.ESTIMATOR:

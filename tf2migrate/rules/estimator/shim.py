@@ -6,9 +6,10 @@ when the forward pass can be cut cleanly from the rest: it reads `features` alon
 `mode`), ends in the tensor the loss uses, and everything after it (loss, optimizer, metrics) converts.
 
 A partitioner is the one thing the kept code may not keep: TF2's `get_variable` refuses one ("partitioner
-arg for get_variable is unsupported in TF2"). A `variable_scope(partitioner=P)` loses its argument in the
-layer (the converter moves P to the strategy, or drops it where no parameter server shards anything,
-TFM311); any other partitioner blocks the conversion.
+arg for get_variable is unsupported in TF2"). Without a parameter server a `variable_scope(partitioner=P)`
+loses its argument in the layer (partitioning changes no number, TFM311). Under ParameterServerStrategy the
+partitioner would have to move to the strategy, but the shim's `get_variable` fails on the ShardedVariable
+that makes, so that conversion is reported instead; so is a partitioner passed to `get_variable` itself.
 """
 from __future__ import annotations
 
@@ -110,10 +111,11 @@ def layer_class(shim: ShimPlan, w) -> str:
     fn = w.updated_model_fn
     kept = cst.Module(body=[fn.body.body[k] for k in shim.statements], default_indent=i)
     if shim.partitioners:
-        if w.kind == "parameter-server":  # not proved: a ShardedVariable inside the shim's variable_scope
+        if w.kind == "parameter-server":  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
             raise Unreadable(shim.partitioners[0], "partitioner in a forward pass kept in the Keras shim under "
-                             "ParameterServerStrategy: not converted (unproved); pass it as the strategy's "
-                             "variable_partitioner and drop it from the variable_scope by hand")
+                             "ParameterServerStrategy: TF2's get_variable cannot create the sharded variable the "
+                             "strategy's variable_partitioner would make ('ShardedVariable' object has no attribute "
+                             "'get_shape'); rewrite the forward pass with Keras layers, then convert")
         drop = _DropPartitioner()
         kept = kept.visit(drop)
         if drop.dropped != len(shim.partitioners):

@@ -123,7 +123,8 @@ def test_contrib_tpu_learn_and_hooks_get_a_finding(tmp_path):
 def test_hooks_run_by_a_monitored_session_are_not_estimator_hooks(tmp_path):
     files = {"monitored.py": "import tensorflow as tf\n\nhooks = [tf.train.StopAtStepHook(last_step=10)]\n"
                              "with tf.train.MonitoredTrainingSession(hooks=hooks) as sess:\n    sess.run(op)\n"}
-    assert _check(tmp_path, files) == {"monitored.py": []}
+    found = _check(tmp_path, files)  # the TF1 -> TF2 tables (TFM6xx) still upgrade these names
+    assert [code for code in found["monitored.py"] if code.startswith("TFM3")] == []
 
 
 def test_a_file_only_the_report_rule_wakes_skips_libcst_and_reports_the_same():
@@ -131,17 +132,17 @@ def test_a_file_only_the_report_rule_wakes_skips_libcst_and_reports_the_same():
     from tf2migrate.engine.api import rewrite_text
     from tf2migrate.engine.apply import report_text
     from tf2migrate.engine.process import precheck
-    from tf2migrate.rules.wake_words import trigger_pattern
+    from tf2migrate.rules.wake_words import triggers
 
     sources = dict(CONTRIB)
     sources.update((p.name, p.read_text(encoding="utf-8")) for p in (ROOT / "fixtures" / "never-silent").glob("*.before.py"))
     fast = 0
     for name, source in sources.items():
-        src, done = precheck(name, source.encode(), trigger_pattern())
+        src, done = precheck(name, source.encode(), triggers())
         assert done is None, name
         expected = rewrite_text(source, name)
         if src.fast_only:
             fast += 1
             assert expected.code == source, name
             assert report_text(source, name) == expected.diagnostics, name
-    assert fast >= 10  # most of them: the CMLE task.py, the BERT-style script, contrib.learn, hooks...
+    assert fast >= 1  # the TF1 -> TF2 tables wake on tf.contrib and tf.train names, so most go to LibCST now

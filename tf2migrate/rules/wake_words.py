@@ -121,7 +121,7 @@ class Triggers:
             canonical = None  # a TF2 name: the TF1 tables do not apply to it
         for name in (literal, canonical):
             if name and name in self.names:
-                return name not in self.tf1_only or literal.startswith("tf.compat.v1.") or tf1()
+                return name not in self.tf1_only or (literal or "").startswith("tf.compat.v1.") or tf1()
             while name:
                 if name in self.modules:
                     return True
@@ -141,7 +141,7 @@ class Triggers:
                 hit = True
             else:
                 hit = 0 <= keep < len(call.args) or any(k.arg in keywords for k in call.keywords)
-            return hit and (name not in self.tf1_only or literal.startswith("tf.compat.v1.") or tf1())
+            return hit and (name not in self.tf1_only or (literal or "").startswith("tf.compat.v1.") or tf1())
         return False
 
     def to_json(self) -> list:

@@ -95,10 +95,11 @@ class ImportMap:
         return cls.from_ast(ast.parse(module.code))
 
     @classmethod
-    def from_ast(cls, tree: ast.AST) -> "ImportMap":
-        """Every import in the file (module level or not), read from Python's own fast parser."""
+    def from_ast(cls, tree: ast.AST, hot=None) -> "ImportMap":
+        """Every import in the file (module level or not), read from Python's own fast parser. `hot`: the
+        pre-pass's `hot_nodes.HotNodes`, which already holds them (no walk of the whole tree)."""
         bindings: dict = {}
-        for node in nodes(tree, ast.Import, ast.ImportFrom):
+        for node in (hot.imports if hot is not None else nodes(tree, ast.Import, ast.ImportFrom)):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     local = alias.asname or alias.name.split(".")[0]
@@ -109,7 +110,7 @@ class ImportMap:
                     if alias.name != "*":
                         local = alias.asname or alias.name
                         bindings[local] = Binding(local, f"{node.module}.{alias.name}", alias.asname, node.module)
-        assignment_aliases(tree, bindings)
+        assignment_aliases(tree, bindings, hot.globals if hot is not None else None)
         return cls(bindings)
 
     def resolve(self, expr: cst.BaseExpression) -> tuple[Optional[str], Optional[str]]:
@@ -186,7 +187,7 @@ def _bound_names(stmt) -> list:
     return out
 
 
-def assignment_aliases(tree, bindings: dict) -> None:
+def assignment_aliases(tree, bindings: dict, global_statements=None) -> None:
     """Add `tf1 = tf.compat.v1`, `layers = tf.contrib.layers`, `Est = tf.estimator.Estimator`: a module-level
     name assigned a dotted TensorFlow path, and bound nowhere else in the module (no second assignment, no
     import, def or loop, no `global` in a function), names what that path names, everywhere."""
@@ -201,7 +202,8 @@ def assignment_aliases(tree, bindings: dict) -> None:
     for stmt in statements:
         for name in _bound_names(stmt):
             counts[name] = counts.get(name, 0) + 1
-    declared = {name for node in nodes(tree, ast.Global) for name in node.names}
+    found = global_statements if global_statements is not None else nodes(tree, ast.Global)
+    declared = {name for node in found for name in node.names}
     for stmt in candidates:  # source order: `a = tf.compat; b = a.v1` resolves through `a`
         local = stmt.targets[0].id
         if counts.get(local) != 1 or local in declared or local in bindings:

@@ -15,6 +15,7 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
+from tf2migrate.engine.hot_nodes import hit_lines, hot_nodes
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.writer import WriteProblem, write_atomic
@@ -101,23 +102,26 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     identifiers = spelled if spelled is not None else _identifiers(tree)
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    if _may_change(tree, attrs, symbols - fast, identifiers):
+    hot = hot_nodes(tree, hit_lines(src.text, pattern)) if attrs.isdisjoint(identifiers) else None
+    if _may_change(tree, attrs, symbols - fast, identifiers, hot):
         return dataclasses.replace(src, tree=tree), None
-    if fast and _may_change(tree, set(), symbols & fast, identifiers):
+    if fast and _may_change(tree, set(), symbols & fast, identifiers, hot):
         return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
     return src, FileResult(path, Status.UNCHANGED)
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
+def _may_change(tree, attrs: set, symbols: set, identifiers: set, hot=None) -> bool:
     """An attribute word spelled in the code, or a symbol word that names TensorFlow through
-    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not)."""
+    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not). `hot`: the nodes
+    of the lines holding a word (`hot_nodes`), instead of every node of the tree."""
     if not attrs.isdisjoint(identifiers):
         return True
     symbols &= identifiers
     if not symbols:
         return False
-    imports = ImportMap.from_ast(tree)
-    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
+    imports = ImportMap.from_ast(tree, hot)
+    candidates = hot.imports + hot.hot if hot is not None else nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name)
+    for node in candidates:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("tensorflow", "tensorflow_estimator"):
             if any(_imports_word(node.module, alias.name, symbols) for alias in node.names):
                 return True  # `from tensorflow... import X as y`: y may be used under its alias

@@ -186,7 +186,7 @@ def _bound_names(stmt) -> list:
     return out
 
 
-def assignment_aliases(tree, bindings: dict) -> None:
+def assignment_aliases(tree, bindings: dict, global_statements=None) -> None:
     """Add `tf1 = tf.compat.v1`, `layers = tf.contrib.layers`, `Est = tf.estimator.Estimator`: a module-level
     name assigned a dotted TensorFlow path, and bound nowhere else in the module (no second assignment, no
     import, def or loop, no `global` in a function), names what that path names, everywhere."""
@@ -201,7 +201,8 @@ def assignment_aliases(tree, bindings: dict) -> None:
     for stmt in statements:
         for name in _bound_names(stmt):
             counts[name] = counts.get(name, 0) + 1
-    declared = {name for node in nodes(tree, ast.Global) for name in node.names}
+    found = global_statements if global_statements is not None else nodes(tree, ast.Global)
+    declared = {name for node in found for name in node.names}
     for stmt in candidates:  # source order: `a = tf.compat; b = a.v1` resolves through `a`
         local = stmt.targets[0].id
         if counts.get(local) != 1 or local in declared or local in bindings:

@@ -17,6 +17,7 @@ from tf2migrate.rules.estimator.plugin import EstimatorToKeras
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
+from tf2migrate.rules.unconverted.plugin import Unconverted
 from tf2migrate.rules.tables import load_tables
 from tf2migrate.rules.upgrade.casts import Casts
 from tf2migrate.rules.upgrade.device_function import DeviceFunction
@@ -40,6 +41,7 @@ CODE_RULES = (
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
     DeviceFunction,
+    Unconverted,  # reads what the Estimator converter left, so it runs after it
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 
@@ -47,6 +49,11 @@ CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 def plugins(ctx) -> list:
     """Code rules first (they rewrite whole calls), then the generic table transformer."""
     return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables(), CLAIMED)]
+
+
+def fast_plugins(ctx) -> list:
+    """The rules that report from the `ast` tree alone, for a file no other rule has a word in."""
+    return [cls(ctx) for cls in CODE_RULES if cls.fast]
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,7 +8,9 @@ that every registered code rule has one.
 Per rule: (attribute words, which count on any receiver; symbol words, which count only where they name
 TensorFlow through the file's imports). A symbol written as a dotted name (`tf.strings.split`) wakes only as
 that name, spelled so: `split` then needs `tf.strings.split`, not `tf.split`, `ops.split` nor (unless listed
-too) `tf.compat.v1.strings.split`, so a common last word does not send every TF file to LibCST.
+too) `tf.compat.v1.strings.split`, so a common last word does not send every TF file to LibCST. The rules in
+`FAST` read only Python's `ast` tree and report (`Plugin.fast`): a file that only their words wake is
+answered from that tree, without LibCST.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import ast
 import functools
 import re
 from dataclasses import dataclass
+
+from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED  # free of LibCST too
 
 # A module must contain one of these to build or fetch a strategy, or to run a replica function.
 STRATEGY_WORDS = frozenset({
@@ -26,7 +30,8 @@ STRATEGY_WORDS = frozenset({
 REPLICA_CALLS = frozenset({"experimental_run_v2", "call_for_each_replica"})
 DISTRIBUTED_INPUT = frozenset({"experimental_distribute_dataset", "distribute_datasets_from_function",
                                "experimental_distribute_datasets_from_function"})
-ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier"})
+ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier",
+                        "TPUEstimator"})
 
 def _and_v1(names) -> frozenset:
     """The names, also spelled through `tensorflow.compat.v1` (for the upgrades that act there too)."""
@@ -66,7 +71,9 @@ WAKE = {
     "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
     "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
                                                "tf.nn.ctc_beam_search_decoder"})),
+    "unconverted": (frozenset(), UNCONVERTED),
 }
+FAST = frozenset({"unconverted"})
 
 
 @functools.lru_cache(maxsize=None)
@@ -96,6 +103,7 @@ class Triggers:
     modules: frozenset  # modules whose every member the tables report
     hand_written: frozenset  # the names a hand-written table defines: they apply to `tf.compat.v1.X` too
     tf1_only: frozenset  # names acted on only where they mean the TF1 API (`Action.needs_tf1`)
+    fast: frozenset  # symbol words that wake only `FAST` rules (no other rule, no table)
     calls: dict  # name -> (positional arguments beyond which a rule acts, or -1; keywords it acts on)
 
     def scan(self, text: str) -> tuple:
@@ -114,7 +122,7 @@ class Triggers:
             canonical = None  # a TF2 name: the TF1 tables do not apply to it
         for name in (literal, canonical):
             if name and name in self.names:
-                return name not in self.tf1_only or literal.startswith("tf.compat.v1.") or tf1()
+                return name not in self.tf1_only or (literal or "").startswith("tf.compat.v1.") or tf1()
             while name:
                 if name in self.modules:
                     return True
@@ -134,12 +142,12 @@ class Triggers:
                 hit = True
             else:
                 hit = 0 <= keep < len(call.args) or any(k.arg in keywords for k in call.keywords)
-            return hit and (name not in self.tf1_only or literal.startswith("tf.compat.v1.") or tf1())
+            return hit and (name not in self.tf1_only or (literal or "").startswith("tf.compat.v1.") or tf1())
         return False
 
     def to_json(self) -> list:
         sets = [self.attrs, self.symbols, self.code_symbols, self.code_names, self.names, self.modules, self.hand_written,
-                self.tf1_only]
+                self.tf1_only, self.fast]
         calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
         return [sorted(part) for part in sets] + [calls]
 
@@ -192,7 +200,16 @@ def triggers() -> Triggers:
     # renames (`tf.data.make_one_shot_iterator`); the pre-pass tells the two apart by the receiver
     return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols), frozenset(code_names),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
-                    tables.tf1_only_names(), calls)
+                    tables.tf1_only_names(), _fast_words(attrs, tables), calls)
+
+
+def _fast_words(attrs: set, tables) -> frozenset:
+    """The symbol words that wake only `FAST` rules: no other rule's word, no table's."""
+    others = set(attrs) | set(tables.symbol_triggers())
+    for rule, (a, s) in WAKE.items():
+        if rule not in FAST:
+            others |= set(a) | {name.rsplit(".", 1)[-1] for name in s}
+    return frozenset(w for rule in FAST for w in WAKE[rule][1] if w not in others)
 
 
 def trigger_pattern() -> "re.Pattern":

@@ -62,7 +62,8 @@ estimator.train(input_fn=train_input_fn, steps=10, hooks=[StepCounter()])
 
 
 def test_unsupported_constructs_leave_the_program_byte_identical():
-    result = rewrite_text(BLOCKED, "blocked.py")
+    # the generated TF1 -> TF2 tables (TFM6xx) would rename tf1.train.SessionRunHook: not what this is about
+    result = rewrite_text(BLOCKED, "blocked.py", Selection(ignore=("TFM6",)))
     assert result.code == BLOCKED
     blocking = [d for d in result.diagnostics if d.code in ("TFM302", "TFM308")]
     lines = [d.line for d in blocking]

@@ -70,8 +70,10 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> Rew
 
 def _quiet(module, tree, text, imports, plugins) -> dict:
     """The statements the traversal may step over (none when a rule reads every statement)."""
-    from tf2migrate.rules.wake_words import all_words, trigger_pattern
+    from tf2migrate.rules.wake_words import triggers
 
     if any(plugin.sees_every_statement() for plugin in plugins):
         return {}
-    return skip.quiet_statements(module, tree, text, trigger_pattern(), skip.trigger_aliases(imports, all_words()[1]))
+    words = triggers()
+    aliases = skip.trigger_aliases(imports, words.symbols, words.modules)
+    return skip.quiet_statements(module, tree, text, words.regex(), aliases)

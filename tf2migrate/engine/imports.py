@@ -6,6 +6,7 @@ Canonical names start with `tf.` and drop `compat.v1`/`compat.v2`: in TF1 code `
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from tf2migrate.engine.ast_index import nodes
@@ -21,6 +22,8 @@ class Binding:
     target: str  # dotted module or object path, e.g. "tensorflow.compat.v1"
     asname: Optional[str] = None  # the `as` name, when the import has one
     from_module: Optional[str] = None  # set for `from M import name`
+    assigned: bool = False  # `tf1 = tf.compat.v1`: resolves like an import, but new code is not written
+    # through it (a statement above the assignment could not use it)
 
 
 def dotted(node: "cst.BaseExpression") -> Optional[str]:
@@ -64,6 +67,25 @@ def canonical_tf(path: str) -> Optional[str]:
     return "tf." + rest if rest else "tf"
 
 
+_MODULE_ALIASES = re.compile(r"^tensorflow(\.compat\.v[12])?$|^tensorflow\.contrib(\.[a-z_0-9]+)?$")
+
+
+def _assignment_aliases(tree: ast.AST, bindings: dict) -> None:
+    """`tf1 = tf.compat.v1` or `slim = tf.contrib.slim` at module level: an alias of a TF module, read like
+    `import tensorflow.compat.v1 as tf1` (so names resolve and new ones are written through it). Only
+    module aliases: `log = tf.log` stays a plain variable."""
+    for node in getattr(tree, "body", ()):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            head, _, rest = ast_dotted(node.value).partition(".")
+            binding = bindings.get(head)
+            if binding is None or binding.from_module is not None and binding.target.count(".") < 1:
+                continue
+            target = binding.target + ("." + rest if rest else "")
+            if _MODULE_ALIASES.match(target):
+                local = node.targets[0].id
+                bindings[local] = Binding(local, target, local, assigned=True)
+
+
 @dataclass
 class ImportMap:
     bindings: dict = field(default_factory=dict)
@@ -87,6 +109,7 @@ class ImportMap:
                     if alias.name != "*":
                         local = alias.asname or alias.name
                         bindings[local] = Binding(local, f"{node.module}.{alias.name}", alias.asname, node.module)
+        _assignment_aliases(tree, bindings)
         return cls(bindings)
 
     def resolve(self, expr: cst.BaseExpression) -> tuple[Optional[str], Optional[str]]:
@@ -119,7 +142,15 @@ class ImportMap:
     def v2_alias(self) -> Optional[str]:
         """A local name bound to the TF2 `tensorflow` namespace, if the file has one."""
         for local, b in self.bindings.items():
-            if b.from_module is None and b.target in ("tensorflow", "tensorflow.compat.v2"):
+            if b.from_module is None and not b.assigned and b.target in ("tensorflow", "tensorflow.compat.v2"):
                 if b.asname is not None or b.target == "tensorflow":
                     return local
+        return None
+
+    def v1_alias(self) -> Optional[str]:
+        """A local name bound to `tensorflow.compat.v1` itself (`import tensorflow.compat.v1 as tf1`,
+        `tf1 = tf.compat.v1`), if the file has one."""
+        for local, b in self.bindings.items():
+            if b.target == "tensorflow.compat.v1" and not b.assigned and (b.asname is not None or b.from_module):
+                return local
         return None

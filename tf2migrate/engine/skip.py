@@ -76,7 +76,16 @@ def _same_kind(stmt, node) -> bool:
     return isinstance(node, _AST_COMPOUND) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
 
 
-def trigger_aliases(imports, symbols) -> set:
-    """Local names bound to a symbol word under another name: `fsp` in `... import X as fsp`."""
-    return {b.local for b in imports.bindings.values()
-            if b.target.rsplit(".", 1)[-1] in symbols and b.local != b.target.rsplit(".", 1)[-1]}
+def trigger_aliases(imports, symbols, modules=frozenset()) -> set:
+    """Local names bound to a symbol word under another name (`fsp` in `... import X as fsp`), or to a
+    module whose members the tables report (`slim` in `slim = tf.contrib.slim`)."""
+    out = set()
+    for b in imports.bindings.values():
+        last = b.target.rsplit(".", 1)[-1]
+        if last in symbols and b.local != last:
+            out.add(b.local)
+        elif modules and b.target.startswith("tensorflow."):
+            name = "tf" + b.target[len("tensorflow"):]
+            if any(name == m or name.startswith(m + ".") for m in modules):
+                out.add(b.local)
+    return out

@@ -86,8 +86,6 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
             if spelled is not None:
                 if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
                     return src, FileResult(path, Status.UNCHANGED)
-                if not attrs.isdisjoint(spelled):
-                    return src, None  # an attribute word in the code: LibCST decides
             tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
@@ -104,12 +102,14 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, sour
     """An attribute word spelled in the code, or a symbol word that names something a rule acts on through
     the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not; with the tables,
     `tf.Session` does, `tf.constant(x)` does not, `tf.argmax(x, 1, out)` only in a TF1 file)."""
-    if not attrs.isdisjoint(identifiers):
-        return True
-    symbols = symbols & identifiers
-    if not symbols:
+    attrs, symbols = attrs & identifiers, symbols & identifiers
+    if not attrs and not symbols:
         return False
     imports = ImportMap.from_ast(tree)
+    if attrs and _method_word(tree, attrs, imports):
+        return True
+    if not symbols:
+        return False
     verdict = []
 
     def tf1() -> bool:  # decided once, only when a name TF2 also has is met
@@ -140,6 +140,19 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, sour
             literal, canonical = imports.resolve_dotted(spelled)
             if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
                 return True
+    return False
+
+
+def _method_word(tree, attrs: set, imports) -> bool:
+    """An attribute word used on an object (`strategy.experimental_run_v2`, `ds.make_one_shot_iterator()`),
+    or passed as a keyword; not on a module (`tf.compat.v1.data.make_initializable_iterator(ds)` is no
+    method call) and not a definition's name (`def export_savedmodel`): the rules act on neither."""
+    for node in nodes(tree, ast.Attribute, ast.keyword):
+        if isinstance(node, ast.keyword):
+            if node.arg in attrs:
+                return True
+        elif node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+            return True
     return False
 
 

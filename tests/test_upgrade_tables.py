@@ -91,6 +91,7 @@ def test_common_words_do_not_send_a_file_to_libcst(text):
     "import tensorflow as tf\ns = tf.Session()\ni = tf.argmax(x, 1, 'am', None, tf.int64)\n",
     "from tensorflow.contrib import layers\nnet = layers.flatten(x)\n",
     "import tensorflow as tf\nslim = tf.contrib.slim\n",
+    "import tensorflow as tf\nit = tf.data.make_one_shot_iterator(ds)\n",  # a method word, here a TF name
 ])
 def test_a_table_name_through_the_files_imports_wakes_it(text):
     assert not _settled(text)

@@ -155,7 +155,7 @@ def triggers() -> Triggers:
         code_symbols |= s
     symbols |= code_symbols
     calls = tables.call_triggers()
-    return Triggers(frozenset(attrs), frozenset(symbols - attrs), frozenset(code_symbols),
+    return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
                     tables.tf1_only_names(), calls)
 

@@ -62,6 +62,7 @@ class Triggers:
     attrs: frozenset
     symbols: frozenset
     code_symbols: frozenset  # symbol words of code rules: any TF name ending in one wakes
+    code_attrs: frozenset  # attribute words of code rules
     names: frozenset  # TF names the tables define (literal `tf.compat.v1...` spellings included)
     modules: frozenset  # modules whose every member the tables report
     hand_written: frozenset  # the names a hand-written table defines: they apply to `tf.compat.v1.X` too
@@ -108,7 +109,8 @@ class Triggers:
         return False
 
     def to_json(self) -> list:
-        sets = [self.attrs, self.symbols, self.code_symbols, self.names, self.modules, self.hand_written, self.tf1_only]
+        sets = [self.attrs, self.symbols, self.code_symbols, self.code_attrs, self.names, self.modules,
+                self.hand_written, self.tf1_only]
         calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
         return [sorted(part) for part in sets] + [calls]
 
@@ -122,6 +124,11 @@ class Triggers:
         """The same words as a regex (a trie, fast to match): group 1 attribute words, group 2 symbol words.
         For finding the lines that hold them (engine/skip.py)."""
         return re.compile(r"\b(?:(%s)|(%s))\b" % (_trie(self.attrs), _trie(self.symbols)))
+
+    @functools.lru_cache(maxsize=None)
+    def code_regex(self) -> "re.Pattern":
+        """The code rules' words alone (the tables' places are found with `ast`, engine/wake.py)."""
+        return re.compile(r"\b(?:(%s)|(%s))\b" % (_trie(self.code_attrs), _trie(self.code_symbols)))
 
 
 def _trie(words) -> str:
@@ -149,13 +156,14 @@ def triggers() -> Triggers:
     from tf2migrate.rules.tables import load_tables
 
     tables = load_tables()
-    attrs, symbols, code_symbols = set(tables.triggers()), set(tables.symbol_triggers()), set()
+    attrs, symbols, code_symbols, code_attrs = set(tables.triggers()), set(tables.symbol_triggers()), set(), set()
     for a, s in WAKE.values():
-        attrs |= a
+        code_attrs |= a
         code_symbols |= s
+    attrs |= code_attrs
     symbols |= code_symbols
     calls = tables.call_triggers()
-    return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols),
+    return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols), frozenset(code_attrs),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
                     tables.tf1_only_names(), calls)
 

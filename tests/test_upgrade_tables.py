@@ -100,3 +100,17 @@ def test_a_table_name_through_the_files_imports_wakes_it(text):
 def test_a_call_only_entry_wakes_when_called_with_what_it_edits():
     assert _settled("import tensorflow as tf\nc = tf.constant(1.0)\n", source="tf1")
     assert not _settled("import tensorflow as tf\nc = tf.constant(1.0, verify_shape=True)\n", source="tf1")
+
+
+def test_code_that_cannot_run_on_tf2_is_an_error_so_the_exit_code_says_so(tmp_path):
+    """tf_upgrade_v2 calls tf.contrib.rnn a WARNING and exits 0; no tf.contrib module exists in TF2."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "m.py"
+    path.write_text("import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\n")
+    (tmp_path / "pyproject.toml").write_text("")
+    done = subprocess.run([sys.executable, "-m", "tf2migrate", "rewrite", "--no-cache", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    assert "TFM605" in done.stderr

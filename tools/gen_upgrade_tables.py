@@ -66,7 +66,7 @@ RULES = {  # code -> header (everything but the per-name data); `{name}`/`{new}`
                    after="import tensorflow as tf\nsess = tf.compat.v1.Session()\n"),
     "TFM607": dict(name="tf2-needs-code-rule", summary="tf_upgrade_v2 rewrites this call with logic tf2migrate "
                    "does not have yet: convert it by hand", message="`{name}` needs a manual conversion to TF2",
-                   fix="report only",
+                   fix="report only", severity="error",
                    why="tf_upgrade_v2 converts these calls with code (`function_transformers`), not data. Until "
                        "tf2migrate has a code rule for a name, the call is reported and left as it is.",
                    before="import tensorflow as tf\nw = tf.contrib.summary.always_record_summaries()\n"),
@@ -127,9 +127,11 @@ def collect(spec, diffs: list, tf) -> dict:
             continue
         code = "TFM605" if name.startswith("tf.contrib.") else "TFM604"
         key = "report_methods" if name.startswith("*.") else "reports"
+        # a contrib name nothing renames is gone in TF2 (moved to Addons, ...): an error, whatever the level
+        severity = "error" if code == "TFM605" and name not in renames else SEVERITY[level]
         out[code].setdefault(key, []).append(name.split(".", 1)[1] if name.startswith("*.") else name)
         out[code].setdefault("notes", {})[name.split(".", 1)[1] if name.startswith("*.") else name] = {
-            "message": "{name} requires manual check. " + text, "severity": SEVERITY[level]}
+            "message": "{name} requires manual check. " + text, "severity": severity}
     for old, new in sorted(unchained(renames, tf).items()):
         code = "TFM606" if new.startswith("tf.compat.v1.") else "TFM601"
         out[code].setdefault("renames", {})[old] = new
@@ -191,11 +193,13 @@ def collect(spec, diffs: list, tf) -> dict:
         for w in warnings:
             code = w.pop("code", "TFM604")
             out[code].setdefault("warn", {}).setdefault(name, []).append(w)
-    for name, (level, message) in spec.module_deprecations.items():
+    for name, (_, message) in spec.module_deprecations.items():
+        # tf_upgrade_v2 says WARNING for some contrib modules, but none of them exists in TF2: the code
+        # cannot run there, so every module finding is an error (and the exit code says so)
         out["TFM605"].setdefault("modules", []).append(name)
         out["TFM605"].setdefault("notes", {})[name] = {
             "message": "Using member {name} in deprecated module %s. %s" % (
-                name, message.replace("<function name>", "{name}")), "severity": SEVERITY[level]}
+                name, message.replace("<function name>", "{name}")), "severity": "error"}
     return out
 
 

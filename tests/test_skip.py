@@ -13,7 +13,7 @@ import pytest
 from tf2migrate.engine import skip
 from tf2migrate.engine.api import rewrite_text
 from tf2migrate.engine.imports import ImportMap
-from tf2migrate.rules.wake_words import all_words, trigger_pattern
+from tf2migrate.rules.wake_words import triggers
 from tests.conftest import ROOT
 
 SOURCES = sorted([*(ROOT / "fixtures").glob("*/*.before.py"), *(ROOT / "fixtures" / "programs").glob("*/*.py")])
@@ -36,8 +36,9 @@ def _quiet_lines(text):
     """First line of each statement that would be stepped over."""
     module, tree = cst.parse_module(text), ast.parse(text)
     imports = ImportMap.from_ast(tree)
-    quiet = skip.quiet_statements(module, tree, text, trigger_pattern(),
-                                  skip.trigger_aliases(imports, all_words()[1]))
+    words = triggers()
+    quiet = skip.quiet_statements(module, tree, text, words.regex(),
+                                  skip.trigger_aliases(imports, words.symbols, words.modules))
     lines = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
-from tf2migrate.engine.ast_index import all_nodes
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.ast_index import all_nodes, nodes
+from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
 from tf2migrate.engine.wake import waking_nodes
 from tf2migrate.engine.writer import WriteProblem, write_atomic
@@ -71,6 +71,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
     attrs, symbols = triggers.scan(src.text)
+    fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
     words = attrs | symbols
     tree = None
     try:
@@ -93,9 +94,13 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     identifiers = spelled if spelled is not None else _identifiers(tree)
-    if not words or not _may_change(tree, attrs, symbols, identifiers, triggers, source):
+    if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    return dataclasses.replace(src, tree=tree), None
+    if _may_change(tree, attrs, symbols - fast, identifiers, triggers, source):
+        return dataclasses.replace(src, tree=tree), None
+    if fast and _names_public_tf(tree, fast & identifiers):
+        return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
+    return src, FileResult(path, Status.UNCHANGED)
 
 
 def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
@@ -106,6 +111,33 @@ def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, sour
     if not attrs and not symbols:
         return False
     return any(True for _ in waking_nodes(tree, ImportMap.from_ast(tree), triggers, attrs, symbols, source))
+
+
+def _names_public_tf(tree, symbols: set) -> bool:
+    """Does a word of the ast-only report rules name a public TensorFlow symbol through the file's imports
+    (`from tensorflow.estimator import X`, `tf1.estimator.X`; never a private `tensorflow.python` name)?"""
+    if not symbols:
+        return False
+    imports = ImportMap.from_ast(tree)
+    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("tensorflow", "tensorflow_estimator"):
+            if any(_imports_word(node.module, alias.name, symbols) for alias in node.names):
+                return True  # `from tensorflow... import X as y`: y may be used under its alias
+        elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
+            canonical = imports.ast_canonical(node)
+            if canonical and not is_private(canonical):  # no rule knows a private name
+                return True
+    return False
+
+
+def _imports_word(module: str, name: str, symbols: set) -> bool:
+    """`from tensorflow.x import WORD`, or `from tensorflow.estimator import X` (a public module named by a
+    word: the names it gives are that rule's); never a private module (`tensorflow.python.*`, or
+    tensorflow_estimator's own): no rule knows a private name."""
+    path = f"{module}.{name}"
+    if canonical_tf(path) is None or is_private(path):
+        return False
+    return name in symbols or not symbols.isdisjoint(module.split("."))
 
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names
@@ -172,9 +204,11 @@ def _looks_py2(exc: SyntaxError) -> bool:
 
 
 def transform(path: str, data: bytes, src, mode: Mode, selection) -> FileResult:
-    from tf2migrate.engine.apply import rewrite_text
+    from tf2migrate.engine.apply import report_text, rewrite_text
 
     try:
+        if src.fast_only:
+            return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")

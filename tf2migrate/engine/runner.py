@@ -112,7 +112,11 @@ def run(candidates, options: RunOptions) -> list:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)
             continue
-        pool.add((cand.path, data, src, content_digest, options.mode, options.selection))
+        job = (cand.path, data, src, content_digest, options.mode, options.selection)
+        if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
+            results.append(_heavy(job))
+        else:
+            pool.add(job)
     results.extend(pool.results())
     if options.cache:
         options.cache.remember(results)

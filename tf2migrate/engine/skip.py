@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.imports import canonical_tf
 from tf2migrate.engine.positions import NEWLINE
 
 _COMPOUND = {cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,)}
@@ -80,14 +81,20 @@ def _same_kind(stmt, node) -> bool:
 
 def trigger_aliases(imports, symbols, modules=frozenset()) -> set:
     """Local names bound to a symbol word under another name (`fsp` in `... import X as fsp`), or to a
-    module whose members the tables report (`slim` in `slim = tf.contrib.slim`)."""
+    member of a module the tables report as a whole (`FLAGS = tf.app.flags.FLAGS`: every use is reported)."""
     out = set()
     for b in imports.bindings.values():
         last = b.target.rsplit(".", 1)[-1]
         if last in symbols and b.local != last:
             out.add(b.local)
-        elif modules and b.target.startswith("tensorflow."):
-            name = "tf" + b.target[len("tensorflow"):]
-            if any(name == m or name.startswith(m + ".") for m in modules):
-                out.add(b.local)
+        elif modules and _within(canonical_tf(b.target), modules):
+            out.add(b.local)
     return out
+
+
+def _within(name, modules) -> bool:
+    while name:
+        if name in modules:
+            return True
+        name = name.rpartition(".")[0]
+    return False

@@ -8,8 +8,9 @@ from this file-level verdict about the plain `tensorflow` namespace:
 - TF1: the file uses TF1-only names through plain `tensorflow` (`tf.Session`, `tf.placeholder`,
   `tf.contrib`, ...: code that cannot run on TF2 was written for TF 1.x), or its only TensorFlow import
   is `tensorflow.compat.v1`;
-- TF2: it imports `tensorflow.compat.v2`, calls `enable_v2_behavior`, or imports `tensorflow` beside a
-  separate `tensorflow.compat.v1` (its author keeps the two apart, so the plain name is TF2);
+- TF2: it imports `tensorflow.compat.v2`, uses TF2-only names (`tf.random.set_seed`,
+  `tf.summary.create_file_writer`, ...), or imports `tensorflow` beside a separate `tensorflow.compat.v1`
+  (its author keeps the two apart, so the plain name is TF2);
 - UNKNOWN: no evidence, or evidence both ways. Meaning-changing upgrades then report (TFM650).
 
 `[tool.tf2migrate] source = "tf1" | "tf2"` (or `--source`) replaces the verdict for the whole run.
@@ -56,8 +57,14 @@ TF1_ONLY = frozenset({
     "tf.summary.merge_all", "tf.image.resize_bilinear", "tf.image.resize_images", "tf.layers.",
     "tf.contrib.", "tf.app.", "tf.logging.", "tf.flags.", "tf.nn.rnn_cell.",
 })
-_LAST_WORDS = frozenset(name.rstrip(".").rsplit(".", 1)[-1] for name in TF1_ONLY)
-_TF2_CALLS = ("tf.enable_v2_behavior",)
+# Names that TF2's `tensorflow` has and TF 1.x's had not (checked the same way): their use marks TF2 code.
+TF2_ONLY = frozenset({
+    "tf.random.set_seed", "tf.summary.create_file_writer", "tf.summary.record_if",
+    "tf.distribute.MultiWorkerMirroredStrategy", "tf.distribute.TPUStrategy",
+    "tf.distribute.experimental.coordinator", "tf.saved_model.LoadOptions", "tf.experimental.numpy",
+    "tf.keras.mixed_precision.set_global_policy", "tf.config.experimental.enable_op_determinism",
+})
+_LAST_WORDS = frozenset(name.rstrip(".").rsplit(".", 1)[-1] for name in TF1_ONLY | TF2_ONLY)
 
 
 def _tf1_only(canonical: str) -> bool:
@@ -83,15 +90,15 @@ def decide(tree: ast.AST, imports, source: str = "auto") -> Verdict:
     if contrib:
         tf1 = f"imports `{contrib[0]}`"
     for node in nodes(tree, ast.Attribute):
-        if node.attr not in _LAST_WORDS and node.attr != "enable_v2_behavior":
+        if node.attr not in _LAST_WORDS:
             continue
         literal, canonical = imports.resolve_dotted(ast_dotted(node))
         if not literal or literal.startswith("tf.compat."):
             continue
         if tf1 is None and _tf1_only(canonical):
             tf1 = f"uses `{literal}` (line {node.lineno})"
-        elif tf2 is None and canonical in _TF2_CALLS:
-            tf2 = f"calls `{literal}` (line {node.lineno})"
+        elif tf2 is None and canonical in TF2_ONLY:
+            tf2 = f"uses `{literal}` (line {node.lineno})"
     if tf1 and tf2:
         return Verdict(TFVersion.UNKNOWN, f"{tf1}, but {tf2}")
     if tf1 or tf2:

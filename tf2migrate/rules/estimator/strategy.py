@@ -17,6 +17,7 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.call_edit import keep_prefix
 from tf2migrate.rules.tables import load_tables
+from tf2migrate.rules.estimator import tpu
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 CONFIG_PARAMS = ("model_dir", "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",
@@ -56,10 +57,12 @@ def partitioners() -> dict:
 
 
 def choose(prog, ctx) -> str:
-    """none | mirrored | multi-worker | parameter-server; raises Unreadable for an unknown strategy."""
+    """none | mirrored | multi-worker | parameter-server | tpu; raises Unreadable for an unknown strategy."""
     wanted = ctx.selection.strategy
     if wanted != "auto":
         return wanted
+    if prog.tpu is not None:
+        return "none" if prog.tpu.never else "tpu"
     expr = prog.strategy_expr
     if expr is not None:
         canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
@@ -113,6 +116,8 @@ def statements(kind, var, prog, ctx, w, part_text) -> list:
     tf, i, r = w.tf, w.indent, w.resolver_var
     if kind == "none":
         return []
+    if kind == "tpu":
+        return tpu.strategy_lines(prog.tpu, var, w)
     if kind == "mirrored":
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import libcst as cst
@@ -37,10 +38,20 @@ _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Flo
           cst.Set, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
-def called(ctx, call: cst.Call, names) -> tuple:
-    """(literal, canonical) when `call` calls one of `names` (canonical TF names), else (None, None)."""
-    literal, canonical = ctx.resolve(call.func)
+def called(ctx, call: cst.Call, names: frozenset) -> tuple:
+    """(literal, canonical) when `call` calls one of `names` (canonical TF names), else (None, None). The
+    last word is compared first: most calls are not TF calls at all, and every upgrade asks about each."""
+    func = call.func
+    last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    if last not in _last_words(names):
+        return None, None
+    literal, canonical = ctx.resolve(func)
     return (literal, canonical) if canonical in names else (None, None)
+
+
+@functools.lru_cache(maxsize=None)
+def _last_words(names: frozenset) -> frozenset:
+    return frozenset(name.rsplit(".", 1)[-1] for name in names)
 
 
 def tf1_here(ctx, node: cst.CSTNode, literal: Optional[str], what: str) -> bool:

@@ -256,6 +256,22 @@ def agreement(verdicts: Counter, categories=None) -> tuple:
     return agree / total, (agree + documented_) / total
 
 
+def _changed_lines(before: str, after: str) -> dict:
+    """original line number -> its new text, for lines an in-place edit changed (imports added at the
+    top shift nothing: a line is matched by content around it)."""
+    import difflib
+
+    a, b = before.splitlines(), after.splitlines()
+    out = {}
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "replace":
+            for k in range(i2 - i1):
+                out[i1 + k] = b[j1 + k].strip() if j1 + k < j2 else None
+        elif tag == "delete":
+            out.update({k: None for k in range(i1, i2)})
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", action="store_true", help="compare on the benchmark corpus instead")
@@ -281,19 +297,26 @@ def corpus(work: Path, source: str) -> int:
     tree = corpus_tree()
     official_log = run_official(tree, work / "official")
     ours_log = run_tf2migrate(tree, work / "tf2migrate", source)
-    same = changed_by_either = 0
+    same = changed_by_either = their_lines = same_lines = our_lines = 0
     for path in python_files(tree):
         rel = str(path.relative_to(tree))
-        original = normalise(path.read_text(encoding="utf-8"))
-        theirs = normalise((work / "official" / rel).read_text(encoding="utf-8"))
-        mine = normalise((work / "tf2migrate" / rel).read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        theirs_text = (work / "official" / rel).read_text(encoding="utf-8")
+        mine_text = (work / "tf2migrate" / rel).read_text(encoding="utf-8")
+        original, theirs, mine = normalise(text), normalise(theirs_text), normalise(mine_text)
         if theirs == original and mine == original:
             continue
         changed_by_either += 1
         same += theirs == mine
+        t, m = _changed_lines(text, theirs_text), _changed_lines(text, mine_text)
+        their_lines += len(t)
+        our_lines += len(set(m) - set(t))
+        same_lines += sum(1 for line, new in t.items() if m.get(line) == new)
         if theirs != mine:
             print(f"  differ: {rel} (tf_upgrade_v2 {'changed' if theirs != original else 'kept'} it, "
                   f"tf2migrate {'changed' if mine != original else 'kept'} it)")
+    print(f"lines tf_upgrade_v2 changed: {their_lines}, tf2migrate changed {same_lines} of them the same way "
+          f"({same_lines / max(their_lines, 1):.1%}); lines only tf2migrate changed: {our_lines}")
     reported = sum(1 for r in official_log if any(level != "INFO" for _, level in official_log[r]["levels"]))
     crashed = sorted(r for r in official_log if official_log[r]["crash"])
     ours_reported = sum(1 for r in ours_log if any(not d["fixed"] for d in ours_log[r]))

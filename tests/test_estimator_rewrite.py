@@ -62,7 +62,8 @@ estimator.train(input_fn=train_input_fn, steps=10, hooks=[StepCounter()])
 
 
 def test_unsupported_constructs_leave_the_program_byte_identical():
-    result = rewrite_text(BLOCKED, "blocked.py")
+    # the generated TF1 -> TF2 tables (TFM6xx) would rename tf1.train.SessionRunHook: not what this is about
+    result = rewrite_text(BLOCKED, "blocked.py", Selection(ignore=("TFM6",)))
     assert result.code == BLOCKED
     blocking = [d for d in result.diagnostics if d.code in ("TFM302", "TFM308")]
     lines = [d.line for d in blocking]
@@ -334,7 +335,8 @@ def test_a_helper_that_returns_the_estimator_is_read_through_its_call():
 def test_training_hooks_of_the_model_fn_become_callbacks_or_block(hook, converted):
     source = HEAD + MODEL_FN.replace("train_op=train_op)", f"train_op=train_op, training_hooks=[{hook}])") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
-    result = rewrite_text(source, "hooks.py")
+    # the TF1 -> TF2 tables (TFM6xx) rename a blocked program's hooks (tf.estimator.LoggingTensorHook): not this test
+    result = rewrite_text(source, "hooks.py", Selection(ignore=("TFM6",)))
     assert (result.code != source) == converted
     if converted:
         assert "LambdaCallback" in result.code

@@ -18,6 +18,7 @@ from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.positions import Positions
 from tf2migrate.engine.suppress import parse_suppressions
 from tf2migrate.engine.traverse import Traversal
+from tf2migrate.engine.wake import waking_nodes
 
 
 @dataclass
@@ -78,18 +79,21 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> Rew
         module=module,
     )
     plugins = registry.plugins(ctx)
-    new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins)))
+    new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins, ctx.selection.source)))
     code = text if new is module else finish_imports(module, new, imports, ctx.emit, ctx.references, tree)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=code, diagnostics=diagnostics)
 
 
-def _quiet(module, tree, text, imports, plugins) -> dict:
+def _quiet(module, tree, text, imports, plugins, source: str) -> dict:
     """The statements the traversal may step over (none when a rule reads every statement)."""
     from tf2migrate.rules.wake_words import triggers
 
     if any(plugin.sees_every_statement() for plugin in plugins):
         return {}
     words = triggers()
-    aliases = skip.trigger_aliases(imports, words.symbols, words.modules)
-    return skip.quiet_statements(module, tree, text, words.regex(), aliases)
+    attrs, symbols = words.scan(text)
+    places = waking_nodes(tree, imports, words, attrs - words.code_attrs, symbols - words.code_symbols, source)
+    lines = {node.lineno for node in places}
+    aliases = skip.trigger_aliases(imports, words.symbols, words.modules)  # `as fsp`: not a word itself
+    return skip.quiet_statements(module, tree, text, words.code_regex(), aliases, lines)

@@ -51,9 +51,13 @@ class NameEmitter:
             self.new_alias = next(a for a in ALIAS_CANDIDATES if a not in self.taken)
         return self.new_alias
 
-    def attribute(self, canonical: str) -> cst.BaseExpression:
-        node: cst.BaseExpression = cst.Name(self.alias())
-        for part in canonical.split(".")[1:]:
+    def attribute(self, canonical: str, v1_alias: bool = False) -> cst.BaseExpression:
+        """`canonical` through the file's alias; with `v1_alias`, a `tf.compat.v1.X` through the file's
+        compat.v1 alias when it has one (`tf1.Session`, as a renamed TF1 name is written)."""
+        parts = canonical.split(".")[1:]
+        v1 = self.imports.v1_alias() if v1_alias and parts[:2] == ["compat", "v1"] else None
+        node: cst.BaseExpression = cst.Name(v1 or self.alias())
+        for part in parts[2:] if v1 else parts:
             node = cst.Attribute(value=node, attr=cst.Name(part))
         return node
 
@@ -94,7 +98,7 @@ class NameEmitter:
                 name = self._retarget(binding, canonical)
                 if name is not None:
                     return name
-        return self.attribute(canonical)
+        return self.attribute(canonical, v1_alias=True)
 
     def statements(self) -> list:
         out = []

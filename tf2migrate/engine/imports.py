@@ -142,11 +142,18 @@ class ImportMap:
     def v2_alias(self) -> Optional[str]:
         """A local name bound to the TF2 `tensorflow` namespace, if the file has one."""
         for local, b in self.bindings.items():
-            if b.from_module is None and b.target in ("tensorflow", "tensorflow.compat.v2"):
+            if b.from_module is None and not b.assigned and b.target in ("tensorflow", "tensorflow.compat.v2"):
                 if b.asname is not None or b.target == "tensorflow":
                     return local
         return None
 
+    def v1_alias(self) -> Optional[str]:
+        """A local name bound to `tensorflow.compat.v1` itself (`import tensorflow.compat.v1 as tf1`,
+        `tf1 = tf.compat.v1`), if the file has one."""
+        for local, b in self.bindings.items():
+            if b.target == "tensorflow.compat.v1" and not b.assigned and (b.asname is not None or b.from_module):
+                return local
+        return None
 
 _TF_PATHS = ("tensorflow.", "tensorflow_estimator")
 _BLOCKS = tuple(getattr(ast, kind) for kind in ("If", "For", "AsyncFor", "While", "With", "AsyncWith", "Try", "TryStar")

@@ -15,9 +15,9 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap, ast_dotted, canonical_tf, is_private
+from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
-from tf2migrate.engine.tf_version import TFVersion, decide
+from tf2migrate.engine.wake import waking_nodes
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
@@ -104,51 +104,13 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
 
 
 def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
-    """An attribute word on an object in the code (`strategy.experimental_run_v2`; not on a module, as in
-    `tf.compat.v1.data.make_one_shot_iterator`: no rule or table acts on a module's attribute), or a symbol
-    word that names something a rule acts on through the file's imports (`estimator_lib.Estimator` from
-    tensorflow_estimator does not; with the tables, `tf.Session` does, `tf.constant(x)` does not,
-    `tf.argmax(x, 1, out)` only in a TF1 file)."""
+    """Is there a place where a rule may act (`engine/wake.py`)? Words only in strings and comments are not
+    candidates; `estimator_lib.Estimator` from tensorflow_estimator, `tf.constant(x)` and, in TF2 code,
+    `tf.argmax(x, 1, out)` are no such place."""
     attrs, symbols = attrs & identifiers, symbols & identifiers
     if not attrs and not symbols:
         return False
-    imports = ImportMap.from_ast(tree)
-    for node in nodes(tree, ast.Attribute) if attrs else ():
-        if node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
-            return True
-    if not symbols:
-        return False
-    verdict = []
-
-    def tf1() -> bool:  # decided once, only when a name TF2 also has is met
-        if not verdict:
-            verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
-        return verdict[0]
-
-    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
-        if isinstance(node, ast.ImportFrom):
-            if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
-                for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
-                    literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
-                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1):
-                        return True
-            continue
-        if isinstance(node, ast.Call):
-            func = node.func
-            word = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if word in symbols:
-                spelled = ast_dotted(func)
-                literal, canonical = imports.resolve_dotted(spelled)
-                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=tf1):
-                    return True
-            continue
-        word = node.attr if isinstance(node, ast.Attribute) else node.id
-        if word in symbols:
-            spelled = ast_dotted(node)
-            literal, canonical = imports.resolve_dotted(spelled)
-            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
-                return True
-    return False
+    return any(True for _ in waking_nodes(tree, ImportMap.from_ast(tree), triggers, attrs, symbols, source))
 
 
 def _names_public_tf(tree, symbols: set) -> bool:

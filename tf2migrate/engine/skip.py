@@ -35,12 +35,14 @@ class Quiet:
     calls: int      # calls inside, which the traversal's call numbering must count past
 
 
-def quiet_statements(module: cst.Module, tree: ast.Module, text: str, pattern: re.Pattern, aliases) -> dict:
-    """id(LibCST statement) -> Quiet, for every statement no rule can act in."""
+def quiet_statements(module: cst.Module, tree: ast.Module, text: str, pattern: re.Pattern, aliases,
+                     lines=()) -> dict:
+    """id(LibCST statement) -> Quiet, for every statement no rule can act in: none of its lines holds a word
+    of `pattern` or an alias, nor is one of `lines` (the tables' places, found with `ast`)."""
     if aliases:
         pattern = re.compile(f"{pattern.pattern}|\\b(?:{'|'.join(map(re.escape, sorted(aliases)))})\\b")
     line_starts = [0] + [m.end() for m in NEWLINE.finditer(text)]
-    hits = sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)})
+    hits = sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)} | set(lines))
     functions = sorted(n.lineno for n in nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef))
     calls = sorted(n.lineno for n in nodes(tree, ast.Call))
     found: dict = {}

@@ -44,7 +44,8 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
     return arg.with_changes(keyword=cst.Name(name), equal=_TIGHT)
 
 
-def _keep_prefix(spec: CallSpec) -> int:
+def keep_prefix(spec: CallSpec) -> int:
+    """How many leading positional arguments stay positional (the rest become keywords)."""
     if spec.keep is not None:
         return spec.keep
     if not spec.new_args:
@@ -83,7 +84,7 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
     positional = [i for i, a in enumerate(original.args) if a.keyword is None]
     if spec.args and len(positional) > len(spec.args):
         return None, Blocker(original, None, "more positional arguments than the TF1 signature takes")
-    keep = _keep_prefix(spec)
+    keep = keep_prefix(spec)
     for n, i in enumerate(positional):
         if n >= keep and spec.args:
             args[i] = _keyword(args[i], spec.args[n])

@@ -12,6 +12,7 @@ files, never "the last file wins".
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -252,7 +253,7 @@ def load_tables(directory: Optional[str] = None) -> Tables:
     for level, pattern in LEVELS:
         this_level: dict = {}
         for path in sorted(folder.glob(pattern)):
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = _read(path)
             importable.update(data.get("importable_modules", ()))
             also_tf2 = frozenset(data.get("also_tf2", ()))
             for raw in data.get("rule", ()):
@@ -276,6 +277,32 @@ def load_tables(directory: Optional[str] = None) -> Tables:
                             index[name] = index.get(name, ()) + (action,)
         owner.update(this_level)
     return Tables(rules, by_symbol, by_method, modules, frozenset(importable))
+
+
+def _read(path: Path) -> dict:
+    """A table file's data. Parsing the 190 kB generated TOML costs about 0.1 s, a cold run's budget:
+    the parsed data is kept (marshal, keyed on the file's path, size and mtime) in the cache folder."""
+    import hashlib
+    import marshal
+
+    from tf2migrate.engine.cache import cache_dir
+
+    st = path.stat()
+    key = hashlib.sha256(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{sys.version_info[:2]}".encode())
+    kept = cache_dir() / f"table-{key.hexdigest()[:20]}.marshal"
+    try:
+        return marshal.loads(kept.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        tmp = kept.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(data))
+        os.replace(tmp, kept)
+    except OSError:
+        pass  # a read-only cache folder: parse again next time
+    return data
 
 
 def _check_once(actions: tuple, action: Action, kind: str, name: str, where: str) -> None:

@@ -104,6 +104,7 @@ class Triggers:
     hand_written: frozenset  # the names a hand-written table defines: they apply to `tf.compat.v1.X` too
     tf1_only: frozenset  # names acted on only where they mean the TF1 API (`Action.needs_tf1`)
     fast: frozenset  # symbol words that wake only `FAST` rules (no other rule, no table)
+    code_attrs: frozenset  # attribute words of code rules
     calls: dict  # name -> (positional arguments beyond which a rule acts, or -1; keywords it acts on)
 
     def scan(self, text: str) -> tuple:
@@ -147,7 +148,7 @@ class Triggers:
 
     def to_json(self) -> list:
         sets = [self.attrs, self.symbols, self.code_symbols, self.code_names, self.names, self.modules, self.hand_written,
-                self.tf1_only, self.fast]
+                self.tf1_only, self.fast, self.code_attrs]
         calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
         return [sorted(part) for part in sets] + [calls]
 
@@ -161,6 +162,12 @@ class Triggers:
         """The same words as a regex (a trie, fast to match): group 1 attribute words, group 2 symbol words.
         For finding the lines that hold them (engine/skip.py)."""
         return re.compile(r"\b(?:(%s)|(%s))\b" % (_trie(self.attrs), _trie(self.symbols)))
+
+    @functools.lru_cache(maxsize=None)
+    def code_regex(self) -> "re.Pattern":
+        """The code rules' words alone (the tables' places are found with `ast`, engine/wake.py)."""
+        symbols = self.code_symbols | {name.rsplit(".", 1)[-1] for name in self.code_names}
+        return re.compile(r"\b(?:(%s)|(%s))\b" % (_trie(self.code_attrs), _trie(symbols)))
 
 
 def _trie(words) -> str:
@@ -189,18 +196,19 @@ def triggers() -> Triggers:
 
     tables = load_tables()
     attrs, symbols, code_symbols = set(tables.triggers()), set(tables.symbol_triggers()), set()
-    code_names = set()
+    code_names, code_attrs = set(), set()
     for a, s in WAKE.values():
-        attrs |= a
+        code_attrs |= a
         code_symbols |= {name for name in s if "." not in name}
         code_names |= {name for name in s if "." in name}
+    attrs |= code_attrs
     symbols |= code_symbols | {name.rsplit(".", 1)[-1] for name in code_names}
     calls = tables.call_triggers()
     # a word may be both: an attribute on an object (`ds.make_one_shot_iterator()`) and a TF name a table
     # renames (`tf.data.make_one_shot_iterator`); the pre-pass tells the two apart by the receiver
     return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols), frozenset(code_names),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
-                    tables.tf1_only_names(), _fast_words(attrs, tables), calls)
+                    tables.tf1_only_names(), _fast_words(attrs, tables), frozenset(code_attrs), calls)
 
 
 def _fast_words(attrs: set, tables) -> frozenset:

@@ -9,11 +9,14 @@ The partitioner the model passed to `variable_scope` moves to the strategy (TF2 
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.rules.call_edit import keep_prefix
+from tf2migrate.rules.tables import load_tables
 from tf2migrate.rules.estimator import tpu
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
@@ -34,16 +37,23 @@ KINDS = {
     "tf.distribute.MultiWorkerMirroredStrategy": "multi-worker",
     "tf.contrib.distribute.CollectiveAllReduceStrategy": "multi-worker",
 }
-PARTITIONERS = {  # TF1 -> (TF1 parameters, TF2 class, {TF1 param: TF2 keyword}, first positional)
-    "tf.fixed_size_partitioner": (("num_shards", "axis"), "FixedShardsPartitioner", {}, "num_shards"),
-    "tf.variable_axis_size_partitioner": (("max_shard_bytes", "axis", "bytes_per_string_element", "max_shards"),
-                                          "MaxSizePartitioner", {"bytes_per_string_element": "bytes_per_string",
-                                                                 "max_shards": "max_shards"}, "max_shard_bytes"),
-    "tf.min_max_variable_partitioner": (("max_partitions", "axis", "min_slice_size", "bytes_per_string_element"),
-                                        "MinSizePartitioner", {"max_partitions": "max_shards",
-                                                               "min_slice_size": "min_shard_bytes",
-                                                               "bytes_per_string_element": "bytes_per_string"}, None),
-}
+PARTITIONS = "tf.distribute.experimental.partitioners."
+
+
+@functools.lru_cache(maxsize=None)
+def partitioners() -> dict:
+    """TF1 partitioner -> (TF1 parameters, TF2 class, {TF1 param: TF2 keyword}, first positional), read
+    from the one TF1 signature table, rules/partitioners.toml, whose rules (TFM201-TFM203) bind the same
+    arguments when a partitioner is rewritten in place."""
+    out = {}
+    for name, actions in load_tables().by_symbol.items():
+        for action in actions:
+            if action.new and action.new.startswith(PARTITIONS) and action.call is not None:
+                spec = action.call
+                first = spec.args[0] if keep_prefix(spec) else None
+                renames = {p: spec.keywords.get(p, p) for p in spec.args if p != first and p not in spec.drop}
+                out[name] = (spec.args, action.new[len(PARTITIONS):], renames, first)
+    return out
 
 
 def choose(prog, ctx) -> str:
@@ -83,9 +93,9 @@ def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
         return None
     node, expr = found[0]
     canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
-    if canonical not in PARTITIONERS:
+    if canonical not in partitioners():
         raise Unreadable(node, "partitioner that is not a TF1 partitioner call: convert by hand")
-    params, _, _, _ = PARTITIONERS[canonical]
+    params, _, _, _ = partitioners()[canonical]
     bound = bind(expr, params, canonical)
     if "axis" in bound and literal(bound["axis"]) != 0:
         raise Unreadable(bound["axis"], "partitioning along an axis other than 0: TF2 shards only axis 0")
@@ -94,7 +104,7 @@ def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
 
 def render_partitioner(expr, ctx, tf) -> str:
     canonical = ctx.resolve(expr.func)[1]
-    params, cls, renames, first = PARTITIONERS[canonical]
+    params, cls, renames, first = partitioners()[canonical]
     bound = bind(expr, params, canonical)
     args = [source(bound[first])] if first and first in bound else []
     args += [f"{renames[k]}={source(v)}" for k, v in bound.items() if k in renames]

@@ -1,0 +1,116 @@
+"""The generated TF1 -> TF2 tables (TFM6xx), import-aware and in the user's style, and the pre-pass that
+keeps them cheap: a table name wakes a file only where the file's own imports make it that TF name."""
+from __future__ import annotations
+
+import pytest
+
+from tf2migrate.engine.api import Selection, rewrite_text
+from tf2migrate.engine.process import Status, precheck
+from tf2migrate.rules.wake_words import triggers
+
+
+def _rewrite(text: str, source: str = "auto"):
+    return rewrite_text(text, "m.py", Selection(source=source))
+
+
+@pytest.mark.parametrize("before, after", [
+    pytest.param("import tensorflow as tfx\ns = tfx.Session()  # keep\n",
+                 "import tensorflow as tfx\ns = tfx.compat.v1.Session()  # keep\n", id="own-alias"),
+    pytest.param("from tensorflow import Session, log as lg\ns = Session()\ny = lg(x)\n",
+                 "from tensorflow.compat.v1 import Session\nfrom tensorflow.math import log as lg\n"
+                 "s = Session()\ny = lg(x)\n", id="from-imports-stay-bare"),
+    pytest.param("import tensorflow as tf\ntf1 = tf.compat.v1\ny = tf1.log(x)\n",
+                 "import tensorflow as tf\ntf1 = tf.compat.v1\ny = tf.math.log(x)\n", id="assignment-alias"),
+    pytest.param("import tensorflow as tf\nimport tensorflow.compat.v1 as v1\nv1.Session()\nx = tf.placeholder(tf.float32)\n",
+                 "import tensorflow as tf\nimport tensorflow.compat.v1 as v1\nv1.Session()\nx = v1.placeholder(tf.float32)\n",
+                 id="compat-v1-through-its-alias"),
+    pytest.param("import tensorflow as tf\ny = tf.reduce_sum(x,  # per row\n                  1, keep_dims=True)\n",
+                 "import tensorflow as tf\ny = tf.reduce_sum(x,  # per row\n                  1, keepdims=True)\n",
+                 id="formatting-and-comments"),
+])
+def test_upgrades_follow_imports_and_keep_the_users_style(before, after):
+    result = _rewrite(before, source="tf1")
+    assert result.code == after
+    assert _rewrite(result.code, source="tf1").code == result.code
+
+
+def test_an_explicit_compat_v1_name_is_left_as_written():
+    """`tf.compat.v1.log` was written so on purpose (often by tf_upgrade_v2); through an alias it is TF1 code."""
+    text = "import tensorflow as tf\ny = tf.compat.v1.log(x)\ns = tf.compat.v1.Session()\n"
+    result = _rewrite(text)
+    assert result.code == text and result.diagnostics == []
+
+
+def test_a_name_tf2_also_has_is_upgraded_only_in_tf1_code():
+    call = "i = tf.argmax(x, 1, 'am', None, tf.int64)\n"
+    tf2 = _rewrite("import tensorflow as tf\n" + call)
+    assert tf2.code == "import tensorflow as tf\n" + call  # TF2's third argument is output_type
+    tf1 = _rewrite("import tensorflow as tf\ns = tf.Session()\n" + call)  # tf.Session: a TF1 file
+    assert "tf.argmax(x, 1, name='am', axis=None, output_type=tf.int64)" in tf1.code
+
+
+def test_contrib_members_get_one_finding_naming_the_most_specific_module():
+    text = "import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\nnet = tf.contrib.layers.flatten(x)\n"
+    result = _rewrite(text)
+    assert result.code == text
+    found = [(d.line, d.code, d.message.split(". ")[0]) for d in result.diagnostics]
+    assert found == [
+        (2, "TFM605", "Using member tf.contrib.rnn.LSTMBlockCell in deprecated module tf.contrib.rnn"),
+        (3, "TFM605", "Using member tf.contrib.layers.flatten in deprecated module tf.contrib"),
+    ]
+    assert all(not d.fixed for d in result.diagnostics)
+
+
+def test_a_call_only_a_code_rule_can_convert_is_left_and_reported():
+    text = "import tensorflow as tf\nw = tf.contrib.summary.always_record_summaries()\n"
+    result = _rewrite(text)
+    assert result.code == text
+    assert [d.code for d in result.diagnostics] == ["TFM607"]
+
+
+def _settled(text: str, source: str = "auto") -> bool:
+    src, done = precheck("m.py", text.encode(), triggers(), source)
+    return done is not None and done.status is Status.UNCHANGED
+
+
+@pytest.mark.parametrize("text", [
+    "import tensorflow as tf\nmodel = tf.keras.Model()\nout = sess.run(fetch)\nv.assign(1)\n",
+    "from mylib import Session, log\ns = Session()\nlog(1)\n",
+    "import tensorflow as tf\nc = tf.constant(1.0)\ns = tf.reduce_sum(c, 1)\n",  # nothing to edit in these calls
+    "import tensorflow as tf\ni = tf.argmax(x, 1, tf.int64)\n",  # TF2 code: output_type
+    "import tensorflow as tf\ny = tf.compat.v1.log(x)\n",
+    "Session = 1\nassign = Session\n",
+])
+def test_common_words_do_not_send_a_file_to_libcst(text):
+    assert _settled(text)
+
+
+@pytest.mark.parametrize("text", [
+    "import tensorflow as tf\ns = tf.Session()\n",
+    "import tensorflow.compat.v1 as tf1\ny = tf1.log(x)\n",
+    "import tensorflow as tf\ns = tf.Session()\ni = tf.argmax(x, 1, 'am', None, tf.int64)\n",
+    "from tensorflow.contrib import layers\nnet = layers.flatten(x)\n",
+    "import tensorflow as tf\nslim = tf.contrib.slim\n",
+    "import tensorflow as tf\nit = tf.data.make_one_shot_iterator(ds)\n",  # a method word, here a TF name
+])
+def test_a_table_name_through_the_files_imports_wakes_it(text):
+    assert not _settled(text)
+
+
+def test_a_call_only_entry_wakes_when_called_with_what_it_edits():
+    assert _settled("import tensorflow as tf\nc = tf.constant(1.0)\n", source="tf1")
+    assert not _settled("import tensorflow as tf\nc = tf.constant(1.0, verify_shape=True)\n", source="tf1")
+
+
+def test_code_that_cannot_run_on_tf2_is_an_error_so_the_exit_code_says_so(tmp_path):
+    """tf_upgrade_v2 calls tf.contrib.rnn a WARNING and exits 0; no tf.contrib module exists in TF2."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "m.py"
+    path.write_text("import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\n")
+    (tmp_path / "pyproject.toml").write_text("")
+    done = subprocess.run([sys.executable, "-m", "tf2migrate", "rewrite", "--no-cache", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1, done.stderr
+    assert "TFM605" in done.stderr

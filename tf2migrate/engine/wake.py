@@ -1,0 +1,60 @@
+"""Where in a module some rule may act, asked of Python's fast `ast`: the pre-pass's question.
+
+A word found in the text (`rules.wake_words.Triggers.scan`) is only a candidate. An attribute word counts
+where it is used on an object or passed as a keyword (not on a module, not as a definition's name); a
+symbol word counts where the file's own imports make it a name the tables define, or any TF name for a
+code rule; a name the tables edit only for some arguments counts where a call passes them; a name TF2 also
+has counts only in TF1 code. The pre-pass asks whether there is any such place (`process.precheck`), the
+traversal where they are (`skip.py` steps over statements without one).
+"""
+from __future__ import annotations
+
+import ast
+
+from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.imports import ast_dotted
+from tf2migrate.engine.tf_version import TFVersion, decide
+
+
+def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str = "auto"):
+    """Yield each `ast` node where a rule may act (attribute words first), lazily: `any()` stops early."""
+    if attrs:
+        for node in nodes(tree, ast.Attribute, ast.keyword):
+            if isinstance(node, ast.keyword):
+                if node.arg in attrs:
+                    yield node
+            elif node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+                yield node
+    if not symbols:
+        return
+    verdict = []
+
+    def tf1() -> bool:  # decided once, only when a name TF2 also has is met
+        if not verdict:
+            verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
+        return verdict[0]
+
+    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
+                for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
+                    literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
+                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1):
+                        yield node
+                        break
+            continue
+        if isinstance(node, ast.Call):
+            func = node.func
+            word = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if word in symbols:
+                spelled = ast_dotted(func)
+                literal, canonical = imports.resolve_dotted(spelled)
+                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=tf1):
+                    yield node
+            continue
+        word = node.attr if isinstance(node, ast.Attribute) else node.id
+        if word in symbols:
+            spelled = ast_dotted(node)
+            literal, canonical = imports.resolve_dotted(spelled)
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
+                yield node

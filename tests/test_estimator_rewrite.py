@@ -428,3 +428,13 @@ est.train(input_fn=lambda: input_fn(4), steps=1)
     result = rewrite_text(source, "input.py")
     assert "    dataset = tf.data.Dataset.range(n).batch(2)\n    return dataset\n" in result.code
     assert 'model = build_model({\n    # the width\n    "units": 3,\n})\n' in result.code
+
+
+def test_arithmetic_with_a_number_on_the_input_is_a_lambda_layer():
+    source = HEAD + MODEL_FN.replace("    logits = tf1.layers.dense(features, 1)\n",
+                                     "    image = features / 255.\n    logits = tf1.layers.dense(image, 1)\n")
+    result = rewrite_text(source + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n", "x.py")
+    assert "tf.keras.layers.Lambda(lambda features: features / 255.),\n" in result.code
+    other = source.replace("features / 255.", "features / labels") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    assert rewrite_text(other, "x.py").code == other  # not a constant: no layer (and labels: no shim either)

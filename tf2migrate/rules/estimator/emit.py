@@ -78,6 +78,8 @@ class Writer:
         return text
 
     def _layer(self, layer) -> str:
+        if layer.kind == "Lambda":  # arithmetic with a number: `lambda image: image / 255.`
+            return f"{self.tf('tf.keras.layers.Lambda')}(lambda {layer.input.value}: {self.text(layer.activation)})"
         if layer.kind == "Select":
             return f"{self.tf('tf.keras.layers.Lambda')}(lambda features: features[{self.text(layer.key)}])"
         if layer.kind == "Activation":

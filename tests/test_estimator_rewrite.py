@@ -438,3 +438,14 @@ def test_arithmetic_with_a_number_on_the_input_is_a_lambda_layer():
     other = source.replace("features / 255.", "features / labels") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
     assert rewrite_text(other, "x.py").code == other  # not a constant: no layer (and labels: no shim either)
+
+
+def test_a_run_assigned_from_a_multi_line_input_expression_stays_one_statement():
+    source = HEAD + MODEL_FN + '''est = tf1.estimator.Estimator(model_fn)
+result = est.evaluate(
+    input_fn=lambda: make_input(x, y,
+                                batch))
+'''
+    result = rewrite_text(source, "x.py")
+    assert "result = model.evaluate(make_input(x, y,\n                                batch), return_dict=True)\n" in result.code
+    compile(result.code, "x.py", "exec")

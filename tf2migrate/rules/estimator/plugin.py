@@ -211,7 +211,8 @@ class EstimatorToKeras(Plugin):
             if value.func.attr.value in uses.EXPORTS:
                 raise Unreadable(value, "the path export_saved_model returns: model.save returns nothing; save "
                                  "the model by hand where the program needs its path")
-            *prelude, last = r.method(value).split("\n")
-            return assemble.with_lines(w.parse("\n".join(prelude + [f"{target} = {last}"])), stmt)
+            *prelude, last = w.parse(r.method(value))  # statements: an expression may span lines
+            assigned = last.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(target))], last.body[0].value)])
+            return assemble.with_lines([*prelude, assigned], stmt)
         replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=self.ctx)
         return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]

@@ -449,3 +449,18 @@ result = est.evaluate(
     result = rewrite_text(source, "x.py")
     assert "result = model.evaluate(make_input(x, y,\n                                batch), return_dict=True)\n" in result.code
     compile(result.code, "x.py", "exec")
+
+
+def test_the_shim_takes_params_and_the_training_flag_but_no_other_use_of_mode():
+    forward = ("    a = tf1.layers.dense(features['a'], params['units'])\n"
+               "    b = tf1.layers.dense(features['b'], params['units'])\n"
+               "    net = tf1.layers.dropout(tf1.concat([a, b], 1), 0.5, training=mode == tf1.estimator.ModeKeys.TRAIN)\n"
+               "    logits = tf1.layers.dense(net, 1)\n")
+    source = HEAD + MODEL_FN.replace("(features, labels, mode)", "(features, labels, mode, params)").replace(
+        "    logits = tf1.layers.dense(features, 1)\n", forward) + (
+        "est = tf1.estimator.Estimator(model_fn, params={'units': 2})\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "shim.py")
+    assert "    def call(self, features, training=None):\n        params = self.params\n" in result.code
+    assert "0.5, training=training)\n" in result.code and "model = tf.keras.Sequential([ModelFnLayer(params)])" in result.code
+    predict = source.replace("mode == tf1.estimator.ModeKeys.TRAIN", "mode == tf1.estimator.ModeKeys.PREDICT")
+    assert rewrite_text(predict, "shim.py").code == predict

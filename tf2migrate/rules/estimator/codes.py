@@ -85,7 +85,10 @@ INFOS = (
           "forward pass kept verbatim in a Keras layer (model-mapping shim)",
           "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "
           "tf1.layers variables and tracks them as Keras weights. Used when the forward pass reads only features "
-          "and everything after it converts. Replace it by native Keras layers when you can."),
+          "and everything after it converts: a non-sequential model (towers, concatenations), a loop of layers, "
+          "tf1.get_variable. params reach the layer's constructor, and `mode == ModeKeys.TRAIN` becomes its "
+          "`training` argument; any other use of the mode or of labels keeps the model_fn from converting. "
+          "Replace it by native Keras layers when you can."),
     _info("TFM314", "predict-batched", "estimator.predict(...) -> model.predict(...) + the PREDICT dict, batched",
           "predict returns one batched dict, not one dict per example",
           "Estimator.predict yields one dict per example; model.predict returns the whole output. The model_fn's "

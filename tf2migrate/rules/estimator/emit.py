@@ -103,7 +103,7 @@ class Writer:
             layer_texts, loss, opt = canned.model_lines(plan, self.ctx, self.tf, self.text, i)
             metrics = []
         else:
-            layer_texts = [f"{shim_layer}()"] if shim_layer else [self.layer(s.layer) for s in plan.chain.layers]
+            layer_texts = [shim_layer] if shim_layer else [self.layer(s.layer) for s in plan.chain.layers]
             loss = plan.loss.render(self.tf)
             lr = self.text(plan.optimizer.learning_rate)
             if plan.schedule is not None:

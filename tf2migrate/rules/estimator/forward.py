@@ -158,8 +158,10 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         first = nested[0]
         if not (isinstance(first.input, cst.Name) and first.input.value == chain.end()):
             what = source(first.input)
-            raise Unreadable(first.input, f"layer input `{what}` is not the previous layer's output: "
-                             "a non-sequential model needs converting by hand")
+            problem = Unreadable(first.input, f"layer input `{what}` is not the previous layer's output: "
+                                 "a non-sequential model needs converting by hand")
+            problem.shimmable = True  # kept as written in a layer when the rest converts (shim.py)
+            raise problem
         chain.steps += [Step("", stmt, inner) for inner in nested[:-1]] + [Step(name, stmt, layer)]
         chain.alias = None
         return

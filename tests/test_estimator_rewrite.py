@@ -464,3 +464,18 @@ def test_the_shim_takes_params_and_the_training_flag_but_no_other_use_of_mode():
     assert "0.5, training=training)\n" in result.code and "model = tf.keras.Sequential([ModelFnLayer(params)])" in result.code
     predict = source.replace("mode == tf1.estimator.ModeKeys.TRAIN", "mode == tf1.estimator.ModeKeys.PREDICT")
     assert rewrite_text(predict, "shim.py").code == predict
+
+
+@pytest.mark.parametrize("penalty,converted", [
+    ("    loss = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
+    ("    loss += 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
+    ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),  # reads a tensor
+])
+def test_weight_decay_added_to_the_loss(penalty, converted):
+    source = HEAD + MODEL_FN.replace("    train_op", penalty + "    train_op") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "decay.py")
+    assert (result.code != source) == converted
+    if converted:
+        assert "    model.add_loss(lambda: 0.1 * tf.add_n([tf.nn.l2_loss(v) for v in model.trainable_variables]))\n" \
+            in result.code

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import canned, render
+from tf2migrate.rules.estimator import canned, regularization, render
 
 
 @dataclass
@@ -112,6 +112,8 @@ class Writer:
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         lines.append(f"{m} = {self.sequential(layer_texts)}")
+        if getattr(plan, "penalty", None) is not None:
+            lines.append(regularization.render(plan.penalty, self))
         if getattr(plan, "schedule", None) is not None:
             lines.append(schedule)
         lines.append(f"optimizer = {opt}")

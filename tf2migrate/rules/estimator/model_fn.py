@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward, losses, metric_fn, spec
+from tf2migrate.rules.estimator import forward, losses, metric_fn, regularization, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
@@ -34,6 +34,7 @@ class ModelPlan:
     predictions: Optional[cst.BaseExpression] = None  # the PREDICT dict (or tensor)
     uses_params: bool = False
     metric_fns: set = field(default_factory=set)  # top-level functions read as a TPU metric_fn
+    penalty: Optional[cst.BaseExpression] = None  # weight decay added to the loss (regularization.py)
     blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
     forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
@@ -112,14 +113,58 @@ class _Reader:
         if isinstance(small, cst.Expr) and spec.is_summary(small.value, self.ctx):
             self.plan.notes.append((small, "TFM306", "TF1 summary dropped: use tf.keras.callbacks.TensorBoard"))
             return None
+        if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+                and isinstance(small.target, cst.Name):  # loss += wd * tf.add_n(...)
+            added = cst.BinaryOperation(small.target, cst.Add(), small.value)
+            if self.added_penalty(small.target.value, added):
+                return None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name)):
             node, why, _ = forward._why(small, self.ctx)
             raise Unreadable(node if node is not small else stmt, why)
         self.assign(small.targets[0].target.value, small.value, stmt, index)
 
+    def found_loss(self, name, loss, index, penalty=None) -> None:
+        plan = self.plan
+        plan.loss, plan.loss_index = loss, index
+        self.env[name] = ("loss",)
+        plan.tensors.add(name)
+        if not plan.forward_blockers:
+            plan.chain.finish(loss.output)
+        elif isinstance(loss.output, cst.Name):
+            plan.chain.output = loss.output.value
+        if penalty is not None:
+            self.penalty(penalty)
+        # checked once the loss is known, so that the rest of the model_fn is still read
+        plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
+
+    def penalty(self, expr) -> None:
+        if self.plan.penalty is not None:
+            raise Unreadable(expr, "a second penalty added to the loss: convert by hand")
+        regularization.check(expr, set(self.env) | {s.name for s in self.plan.chain.steps} | {"features", "labels",
+                                                                                            "mode"})
+        self.plan.penalty = expr
+        self.plan.notes.append((expr, "TFM319", None))
+
+    def added_penalty(self, name, value) -> bool:
+        """`loss = loss + wd * tf.add_n(...)` after the loss: the penalty joins it."""
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
+                and isinstance(value.left, cst.Name) and self.env.get(value.left.value) == ("loss",)
+                and regularization.is_penalty(value.right, self.ctx)):
+            return False
+        self.penalty(value.right)
+        self.env[name] = ("loss",)
+        self.plan.tensors.add(name)
+        return True
+
     def assign(self, name, value, stmt, index) -> None:
         ctx, plan = self.ctx, self.plan
+        if isinstance(value, cst.BinaryOperation):
+            if self.added_penalty(name, value):
+                return
+            both = regularization.split(value, ctx, read_loss)
+            if both is not None:
+                return self.found_loss(name, both[0], index, both[1])
         if isinstance(value, cst.Name) and value.value == "None" and name not in self.env:
             self.env[name] = ("default",)  # `loss = None` before the mode branches assign it
             return
@@ -136,16 +181,7 @@ class _Reader:
                 return
             loss = read_loss(value, ctx)
             if loss is not None:
-                plan.loss, plan.loss_index = loss, index
-                self.env[name] = ("loss",)
-                plan.tensors.add(name)
-                if not plan.forward_blockers:
-                    plan.chain.finish(loss.output)
-                elif isinstance(loss.output, cst.Name):
-                    plan.chain.output = loss.output.value
-                # checked once the loss is known, so that the rest of the model_fn is still read
-                plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
-                return
+                return self.found_loss(name, loss, index)
             if spec.is_update_ops(value, ctx):
                 self.env[name] = ("update_ops",)
                 plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))

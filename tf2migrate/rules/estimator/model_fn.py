@@ -11,14 +11,13 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward, losses, metric_fn, regularization, spec
+from tf2migrate.rules.estimator import cross_shard, forward, losses, metric_fn, regularization, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
-from tf2migrate.rules.estimator.uses import assignment
 
 ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 
@@ -96,7 +95,7 @@ class _Reader:
         if isinstance(stmt, cst.FunctionDef):  # a TPU metric_fn: read where eval_metrics names it
             self.local_functions[stmt.name.value] = stmt
             return None
-        if self.cross_shard_switch(stmt):
+        if cross_shard.switch(self, stmt):
             return None
         if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
             return self.statement(stmt.body.body[0], index)
@@ -116,7 +115,7 @@ class _Reader:
         if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
                 and isinstance(small.target, cst.Name):  # loss += wd * tf.add_n(...)
             added = cst.BinaryOperation(small.target, cst.Add(), small.value)
-            if self.added_penalty(small.target.value, added):
+            if regularization.added_penalty(self, small.target.value, added):
                 return None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name)):
@@ -134,33 +133,14 @@ class _Reader:
         elif isinstance(loss.output, cst.Name):
             plan.chain.output = loss.output.value
         if penalty is not None:
-            self.penalty(penalty)
+            regularization.penalty(self, penalty)
         # checked once the loss is known, so that the rest of the model_fn is still read
         plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
-
-    def penalty(self, expr) -> None:
-        if self.plan.penalty is not None:
-            raise Unreadable(expr, "a second penalty added to the loss: convert by hand")
-        regularization.check(expr, set(self.env) | {s.name for s in self.plan.chain.steps} | {"features", "labels",
-                                                                                            "mode"})
-        self.plan.penalty = expr
-        self.plan.notes.append((expr, "TFM319", None))
-
-    def added_penalty(self, name, value) -> bool:
-        """`loss = loss + wd * tf.add_n(...)` after the loss: the penalty joins it."""
-        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
-                and isinstance(value.left, cst.Name) and self.env.get(value.left.value) == ("loss",)
-                and regularization.is_penalty(value.right, self.ctx)):
-            return False
-        self.penalty(value.right)
-        self.env[name] = ("loss",)
-        self.plan.tensors.add(name)
-        return True
 
     def assign(self, name, value, stmt, index) -> None:
         ctx, plan = self.ctx, self.plan
         if isinstance(value, cst.BinaryOperation):
-            if self.added_penalty(name, value):
+            if regularization.added_penalty(self, name, value):
                 return
             both = regularization.split(value, ctx, read_loss)
             if both is not None:
@@ -187,7 +167,7 @@ class _Reader:
                 plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))
                 return
             if spec.is_cross_shard(value, ctx):
-                self.cross_shard(name, value)
+                cross_shard.read(self, name, value)
                 return
             opt = read_optimizer(value, ctx)
             if opt is not None:
@@ -206,30 +186,6 @@ class _Reader:
             self.env[name] = ("metrics", value)
             return
         forward.read_assign(name, value, stmt, plan, ctx, layers=plan.loss is None)
-
-    def cross_shard(self, name, call) -> None:
-        inner = call.args[0].value if call.args and call.args[0].keyword is None else None
-        held = self.env.get(inner.value) if isinstance(inner, cst.Name) else None
-        if isinstance(inner, cst.Call) and read_optimizer(inner, self.ctx) is not None:
-            held = ("optimizer", read_optimizer(inner, self.ctx))
-        if held is None or held[0] != "optimizer" or len(call.args) != 1:
-            raise Unreadable(call, "CrossShardOptimizer of something not built from a TF1 optimizer: convert by hand")
-        self.env[name] = held
-        self.plan.notes.append((call, "TFM317", "CrossShardOptimizer dropped: under TPUStrategy Keras sums the "
-                                "replicas' gradients itself"))
-
-    def cross_shard_switch(self, stmt) -> bool:
-        """`if FLAGS.use_tpu: optimizer = CrossShardOptimizer(optimizer)`: the wrap goes, and so does its switch."""
-        if not isinstance(stmt, cst.If) or stmt.orelse is not None or len(stmt.body.body) != 1:
-            return False
-        inner = stmt.body.body[0]
-        if not (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1):
-            return False
-        name, value = assignment(inner)
-        if name is None or not spec.is_cross_shard(value, self.ctx):
-            return False
-        self.cross_shard(name, value)
-        return True
 
     def minimize(self, name, call) -> bool:
         func = call.func

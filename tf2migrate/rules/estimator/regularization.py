@@ -67,3 +67,25 @@ def render(penalty, w) -> str:
     """`model.add_loss(lambda: <penalty over model.trainable_variables>)`."""
     on_model = penalty.visit(_OnModel(w.ctx, w.model_var))
     return f"{w.model_var}.add_loss(lambda: {w.text(on_model)})"
+
+
+def penalty(reader, expr) -> None:
+    """Record the penalty of a `_Reader` (model_fn.py): it may read params and module names, not tensors."""
+    plan = reader.plan
+    if plan.penalty is not None:
+        raise Unreadable(expr, "a second penalty added to the loss: convert by hand")
+    check(expr, set(reader.env) | {s.name for s in plan.chain.steps} | {"features", "labels", "mode"})
+    plan.penalty = expr
+    plan.notes.append((expr, "TFM319", None))
+
+
+def added_penalty(reader, name, value) -> bool:
+    """`loss = loss + wd * tf.add_n(...)` after the loss: the penalty joins it."""
+    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
+            and isinstance(value.left, cst.Name) and reader.env.get(value.left.value) == ("loss",)
+            and is_penalty(value.right, reader.ctx)):
+        return False
+    penalty(reader, value.right)
+    reader.env[name] = ("loss",)
+    reader.plan.tensors.add(name)
+    return True

@@ -479,3 +479,23 @@ def test_weight_decay_added_to_the_loss(penalty, converted):
     if converted:
         assert "    model.add_loss(lambda: 0.1 * tf.add_n([tf.nn.l2_loss(v) for v in model.trainable_variables]))\n" \
             in result.code
+
+
+def test_a_strategy_chosen_by_if_else_is_made_where_the_program_chose_it():
+    source = HEAD + MODEL_FN + '''def main(gpus):
+    if gpus > 1:
+        strategy = tf1.distribute.MirroredStrategy()
+    else:
+        strategy = None
+    config = tf1.estimator.RunConfig(train_distribute=strategy)
+    est = tf1.estimator.Estimator(model_fn, config=config)
+    est.train(input_fn, steps=1)
+'''
+    result = rewrite_text(source, "strategy.py")
+    assert ("    if gpus > 1:\n        strategy = tf.distribute.MirroredStrategy()\n    else:\n"
+            "        strategy = tf.distribute.get_strategy()\n    with strategy.scope():\n        model = build_model()\n"
+            "    model.fit(strategy.distribute_datasets_from_function(lambda _: input_fn()), steps_per_epoch=1)\n"
+            ) in result.code
+    assert rewrite_text(result.code, "again.py").code == result.code
+    unknown = source.replace("strategy = None", "strategy = make_strategy()")
+    assert rewrite_text(unknown, "strategy.py").code == unknown

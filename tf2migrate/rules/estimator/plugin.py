@@ -28,8 +28,11 @@ class EstimatorToKeras(Plugin):
             prog = analyze.find(view[0], ctx)
         if prog is None:
             sw = switch.find(*view, analyze.builds_estimator(original, ctx))
-            progs = [analyze.find(v[0], ctx) for v in sw.views] if sw else []
-            prog = progs[0] if progs and None not in progs else None
+        elif switch.find_strategy(*view, prog) is not None:  # the strategy is chosen by an if/else
+            sw = switch.find_strategy(*view, prog)
+        if sw is not None:
+            progs = [analyze.find(v[0], ctx) for v in sw.views]
+            prog = progs[0] if None not in progs else None
         if prog is None:
             sw, prog = None, analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(prog.call, "TFM301"):
@@ -74,6 +77,8 @@ class EstimatorToKeras(Plugin):
             return None, [], {}
         shared = next((p.strategy_var for p in progs if p.strategy_var), True)  # one name in both branches
         default = [shared if k == "none" and any(fed) else False for k in kinds]
+        for p, view in zip(progs, sw.views):  # `strategy = ...` in the branch: converted where it stands
+            p.strategy_in_place = p.strategy_index is not None and sw.index <= p.strategy_index < sw.index + view[2]
         results = [self._convert_one(p, *view[:2], steps_param, d) for p, view, d in zip(progs, sw.views, default)]
         if any(body is None for body, _, _ in results) or any(p.blockers for p in progs):
             return None, [], {}
@@ -129,6 +134,11 @@ class EstimatorToKeras(Plugin):
         for i, stmt in enumerate(updated.body):
             marks[i] = len(new_body)
             orig = original.body[i]
+            if prog.strategy_in_place and i == prog.strategy_index:
+                made = strategy.statements(kind, w.strategy_var, prog, ctx, w, None) or [
+                    f"{w.strategy_var} = {w.tf('tf.distribute.get_strategy')}()"]
+                new_body += assemble.with_lines(w.parse("\n".join(made)), stmt)
+                continue
             if i in prog.removed or assemble.v1_switch(orig, ctx, notes):
                 carried = carried if carried is not None else stmt.leading_lines
                 continue
@@ -180,9 +190,10 @@ class EstimatorToKeras(Plugin):
         seed = prog.config.get("tf_random_seed")
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
-        lines += strategy.statements(kind, var, prog, ctx, w, part_text)
-        if w.default_strategy:
-            lines.append(f"{var} = {w.tf('tf.distribute.get_strategy')}()")
+        if not prog.strategy_in_place:  # else made where the program chose it
+            lines += strategy.statements(kind, var, prog, ctx, w, part_text)
+            if w.default_strategy:
+                lines.append(f"{var} = {w.tf('tf.distribute.get_strategy')}()")
         given = prog.bound.get("params")
         value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
             else w.text(render.one_per_line(given, i)) if given is not None else None
@@ -194,7 +205,7 @@ class EstimatorToKeras(Plugin):
         if prog.tpu is not None and prog.tpu.iterations is not None:
             args.append(f"steps_per_execution={w.text(prog.tpu.iterations)}")
         make = f"{w.model_var} = {w.build_name}({', '.join(args)})"
-        lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)
+        lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" or prog.strategy_in_place else make)
         return "\n".join(lines)
 
     def _run_statements(self, orig, stmt, r, w) -> list:

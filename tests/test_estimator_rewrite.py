@@ -470,6 +470,7 @@ def test_the_shim_takes_params_and_the_training_flag_but_no_other_use_of_mode():
     ("    loss = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
     ("    loss += 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
     ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),  # reads a tensor
+    ("    total = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", False),  # unused
 ])
 def test_weight_decay_added_to_the_loss(penalty, converted):
     source = HEAD + MODEL_FN.replace("    train_op", penalty + "    train_op") + (

@@ -34,6 +34,7 @@ class ModelPlan:
     uses_params: bool = False
     metric_fns: set = field(default_factory=set)  # top-level functions read as a TPU metric_fn
     penalty: Optional[cst.BaseExpression] = None  # weight decay added to the loss (regularization.py)
+    penalized: Optional[str] = None  # the local name of the loss with the penalty
     blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
     forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
@@ -133,7 +134,7 @@ class _Reader:
         elif isinstance(loss.output, cst.Name):
             plan.chain.output = loss.output.value
         if penalty is not None:
-            regularization.penalty(self, penalty)
+            regularization.penalty(self, penalty, name)
         # checked once the loss is known, so that the rest of the model_fn is still read
         plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
 
@@ -203,6 +204,8 @@ class _Reader:
             raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
         if self.env.get(getattr(bound["loss"], "value", None)) != ("loss",):
             raise Unreadable(call, "`minimize` of something other than the model_fn's loss: convert by hand")
+        if self.plan.penalty is not None and bound["loss"].value != self.plan.penalized:
+            raise Unreadable(call, "`minimize` of the loss without the penalty added to it: convert by hand")
         opt = held[1]
         if isinstance(opt.learning_rate, cst.Name) and self.env.get(opt.learning_rate.value, ("",))[0] == "schedule":
             self.plan.schedule = self.env[opt.learning_rate.value][1]

@@ -69,13 +69,13 @@ def render(penalty, w) -> str:
     return f"{w.model_var}.add_loss(lambda: {w.text(on_model)})"
 
 
-def penalty(reader, expr) -> None:
+def penalty(reader, expr, name) -> None:
     """Record the penalty of a `_Reader` (model_fn.py): it may read params and module names, not tensors."""
     plan = reader.plan
     if plan.penalty is not None:
         raise Unreadable(expr, "a second penalty added to the loss: convert by hand")
     check(expr, set(reader.env) | {s.name for s in plan.chain.steps} | {"features", "labels", "mode"})
-    plan.penalty = expr
+    plan.penalty, plan.penalized = expr, name
     plan.notes.append((expr, "TFM319", None))
 
 
@@ -85,7 +85,7 @@ def added_penalty(reader, name, value) -> bool:
             and isinstance(value.left, cst.Name) and reader.env.get(value.left.value) == ("loss",)
             and is_penalty(value.right, reader.ctx)):
         return False
-    penalty(reader, value.right)
+    penalty(reader, value.right, name)
     reader.env[name] = ("loss",)
     reader.plan.tensors.add(name)
     return True

@@ -500,3 +500,13 @@ def test_a_strategy_chosen_by_if_else_is_made_where_the_program_chose_it():
     assert rewrite_text(result.code, "again.py").code == result.code
     unknown = source.replace("strategy = None", "strategy = make_strategy()")
     assert rewrite_text(unknown, "strategy.py").code == unknown
+
+
+def test_a_strategy_chosen_in_an_expression_needing_several_statements_blocks():
+    source = HEAD + MODEL_FN + '''strategy = tf1.distribute.experimental.ParameterServerStrategy() if ps else None
+est = tf1.estimator.Estimator(model_fn, config=tf1.estimator.RunConfig(train_distribute=strategy))
+est.train(input_fn, steps=1)
+'''
+    result = rewrite_text(source, "x.py")
+    assert result.code == source
+    assert any("write the choice as an if/else" in d.message for d in result.diagnostics)

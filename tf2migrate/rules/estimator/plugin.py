@@ -135,9 +135,7 @@ class EstimatorToKeras(Plugin):
             marks[i] = len(new_body)
             orig = original.body[i]
             if prog.strategy_in_place and i == prog.strategy_index:
-                made = strategy.statements(kind, w.strategy_var, prog, ctx, w, None) or [
-                    f"{w.strategy_var} = {w.tf('tf.distribute.get_strategy')}()"]
-                new_body += assemble.with_lines(w.parse("\n".join(made)), stmt)
+                new_body += assemble.with_lines(w.parse(self._strategy_in_place(prog, w, kind)), stmt)
                 continue
             if i in prog.removed or assemble.v1_switch(orig, ctx, notes):
                 carried = carried if carried is not None else stmt.leading_lines
@@ -180,6 +178,21 @@ class EstimatorToKeras(Plugin):
                 self._run_statements(original.body[i], original.body[i], r, r.w)
             except Unreadable as problem:
                 prog.blockers.append(problem)
+
+    def _strategy_in_place(self, prog, w, kind) -> str:
+        """The strategy made where the program chose it: in an if/else branch, or `S = X if test else None`."""
+        default = f"{w.tf('tf.distribute.get_strategy')}()"
+        made = strategy.statements(kind, w.strategy_var, prog, self.ctx, w, None)
+        if prog.strategy_test is None:
+            return "\n".join(made) or f"{w.strategy_var} = {default}"
+        if len(made) != 1 or "\n" in made[0]:
+            raise Unreadable(prog.strategy_test, "a strategy chosen in an expression that needs several statements "
+                             "in TF2: write the choice as an if/else")
+        var, _, value = made[0].partition(" = ")
+        line = f"{var} = {value} if {w.text(prog.strategy_test)} else {default}"
+        if len(line) + len(w.indent) <= 100:  # (it usually stands in main())
+            return line
+        return f"{var} = (\n{w.indent}{value} if {w.text(prog.strategy_test)} else {default}\n)"
 
     def _model_statements(self, prog, w, kind, part) -> str:
         ctx, i = self.ctx, w.indent

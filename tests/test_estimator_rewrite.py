@@ -72,11 +72,19 @@ def test_unsupported_constructs_leave_the_program_byte_identical():
     assert "on_train_batch_end" in next(d.message for d in blocking if d.line == 20)
 
 
+def _converter(result) -> list:
+    """The converter's own findings (TFM35x report every Estimator line it leaves: tests/test_never_silent.py)."""
+    return [d for d in result.diagnostics if not d.code.startswith("TFM35")]
+
+
 def test_estimator_used_elsewhere_blocks_instead_of_half_converting():
     source = SEED + "print(estimator.model_dir)\n"
     result = rewrite_text(source, "seed.py")
     assert result.code == source
-    assert [d.code for d in result.diagnostics if not d.fixed] == ["TFM302"]
+    assert [d.code for d in _converter(result) if not d.fixed] == ["TFM302"]
+    never_silent = {d.line for d in result.diagnostics if d.code.startswith("TFM35")}
+    reported = never_silent | {d.line for d in _converter(result)}
+    assert {i + 1 for i, line in enumerate(source.splitlines()) if "tf1.estimator." in line} <= reported
 
 
 def test_shim_when_the_forward_pass_does_not_convert():
@@ -162,7 +170,7 @@ for epoch in range(3):
 '''
     result = rewrite_text(source, "loop.py")
     assert result.code == source
-    assert [(d.line, d.code) for d in result.diagnostics] == [(13, "TFM302")]
+    assert [(d.line, d.code) for d in _converter(result)] == [(13, "TFM302")]
 
 
 def test_cond_on_the_mode_blocks():
@@ -171,7 +179,7 @@ def test_cond_on_the_mode_blocks():
         "    logits = tf1.layers.dense(x, 1)\n")) + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
     result = rewrite_text(source, "cond.py")
     assert result.code == source
-    assert [(d.line, d.code) for d in result.diagnostics] == [(5, "TFM302")]
+    assert [(d.line, d.code) for d in _converter(result)] == [(5, "TFM302")]
     assert "tf.cond" in result.diagnostics[0].message
 
 
@@ -242,7 +250,7 @@ def b():
     for source, lines in ((nested, [13]), (two, [12, 17])):
         result = rewrite_text(source, "main.py")
         assert result.code == source
-        assert [(d.line, d.code) for d in result.diagnostics] == [(line, "TFM302") for line in lines]
+        assert [(d.line, d.code) for d in _converter(result)] == [(line, "TFM302") for line in lines]
 
 
 def test_a_second_estimator_blocks():
@@ -327,11 +335,8 @@ def test_training_hooks_of_the_model_fn_become_callbacks_or_block(hook, converte
     source = HEAD + MODEL_FN.replace("train_op=train_op)", f"train_op=train_op, training_hooks=[{hook}])") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
     result = rewrite_text(source, "hooks.py")
-    assert (result.code != source) == converted
-    if converted:
-        assert "LambdaCallback" in result.code
-    else:
-        assert [d.line for d in result.diagnostics if d.code == "TFM302"] == [8]
+    assert ("LambdaCallback" in result.code) == converted  # (other rules may still edit a blocked program)
+    assert [d.line for d in result.diagnostics if d.code == "TFM302"] == ([] if converted else [8])
 
 
 SWITCH = HEAD + MODEL_FN + '''def main(distributed):

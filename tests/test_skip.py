@@ -13,7 +13,7 @@ import pytest
 from tf2migrate.engine import skip
 from tf2migrate.engine.api import rewrite_text
 from tf2migrate.engine.imports import ImportMap
-from tf2migrate.rules.wake_words import all_words, trigger_pattern
+from tf2migrate.rules.wake_words import triggers
 from tests.conftest import ROOT
 
 SOURCES = sorted([*(ROOT / "fixtures").glob("*/*.before.py"), *(ROOT / "fixtures" / "programs").glob("*/*.py")])
@@ -36,8 +36,9 @@ def _quiet_lines(text):
     """First line of each statement that would be stepped over."""
     module, tree = cst.parse_module(text), ast.parse(text)
     imports = ImportMap.from_ast(tree)
-    quiet = skip.quiet_statements(module, tree, text, trigger_pattern(),
-                                  skip.trigger_aliases(imports, all_words()[1]))
+    words = triggers()
+    quiet = skip.quiet_statements(module, tree, text, words.regex(),
+                                  skip.trigger_aliases(imports, words.symbols, words.modules))
     lines = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):
@@ -61,9 +62,9 @@ from tensorflow.compat.v1 import fixed_size_partitioner as fsp
 x = 1; y = 2
 
 
-@decorate(tf.constant(1))
+@decorate(tf.fill(1))
 def quiet(a):
-    return tf.add(a, 1)
+    return tf.abs(a)
 
 
 class Model:
@@ -74,13 +75,13 @@ class Model:
         return fsp(3)
 
     def also_quiet(self):
-        return [tf.zeros(2) for _ in range(3)]
+        return [tf.fill(2, 0) for _ in range(3)]
 '''
 
 
 def test_statements_without_rule_words_are_stepped_over_and_counted():
     found, quiet = _quiet_lines(SHAPES)
-    assert found == ["import tensorflow as tf", "x = 1; y = 2", "@decorate(tf.constant(1))", "def also_quiet(self):"]
+    assert found == ["import tensorflow as tf", "x = 1; y = 2", "@decorate(tf.fill(1))", "def also_quiet(self):"]
     counts = sorted((q.functions, q.calls) for q in quiet.values())
     assert counts == [(0, 0), (0, 0), (1, 2), (1, 3)]     # defs and calls inside, decorators included
 

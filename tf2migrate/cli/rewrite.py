@@ -10,6 +10,7 @@ from tf2migrate.cli import config, output
 from tf2migrate.engine.selection import Selection, parse_codes
 from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
 from tf2migrate.engine.process import Mode
+from tf2migrate.engine.tf_version import SOURCES
 
 
 STRATEGIES = ("auto", "parameter-server", "multi-worker", "mirrored", "none")
@@ -30,6 +31,9 @@ def _options(fn):
                      help="pyproject.toml to read [tool.tf2migrate] from."),
         click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
                      help="Strategy for converted Estimators (default: auto, from what the code builds)."),
+        click.option("--source", type=click.Choice(SOURCES), default=None,
+                     help="What the files are written for: tf1, tf2, or auto (decided per file, from its imports "
+                     "and names); upgrades that change meaning on TF2 code run only on TF1 code."),
         click.option("-q", "--quiet", is_flag=True, help="Print only errors."),
         click.option("-v", "--verbose", count=True, help="Also print the fixes applied."),
     ]):
@@ -38,7 +42,7 @@ def _options(fn):
 
 
 def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
-            quiet, verbose):
+            source, quiet, verbose):
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules.tables import tables_dir
@@ -54,7 +58,10 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         select=parse_codes(select) or parse_codes(settings.get("select")) or ("ALL",),
         ignore=parse_codes(ignore) or parse_codes(settings.get("ignore")),
         strategy=strategy or settings.get("strategy", "auto"),
+        source=source or settings.get("source", "auto"),
     )
+    if selection.source not in SOURCES:
+        raise click.UsageError(f"[tool.tf2migrate] source = {selection.source!r}: expected one of {', '.join(SOURCES)}")
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
     extra = tuple(settings.get("extend-exclude", ()))
     use_cache = not no_cache and settings.get("cache", True)

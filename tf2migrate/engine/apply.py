@@ -44,6 +44,22 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
         return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals))
 
 
+def report_text(text: str, path: str = "<string>", selection: Selection = None, tree=None) -> list:
+    """The diagnostics of a file that only report-only rules reading Python's `ast` can act in (the pre-pass
+    proved that no other rule has a word in it): the same findings `rewrite_text` gives, without LibCST's
+    parse and traversal."""
+    from tf2migrate.rules import registry
+
+    tree = tree if tree is not None else ast.parse(text)
+    imports = ImportMap.from_ast(tree)
+    ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
+                  suppressions=parse_suppressions(text), selection=selection or Selection(), emit=None,
+                  infos=registry.all_infos())
+    for plugin in registry.fast_plugins(ctx):
+        plugin.leave_module(None, None)
+    return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
+
+
 def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> RewriteResult:
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables
@@ -70,8 +86,10 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> Rew
 
 def _quiet(module, tree, text, imports, plugins) -> dict:
     """The statements the traversal may step over (none when a rule reads every statement)."""
-    from tf2migrate.rules.wake_words import all_words, trigger_pattern
+    from tf2migrate.rules.wake_words import triggers
 
     if any(plugin.sees_every_statement() for plugin in plugins):
         return {}
-    return skip.quiet_statements(module, tree, text, trigger_pattern(), skip.trigger_aliases(imports, all_words()[1]))
+    words = triggers()
+    aliases = skip.trigger_aliases(imports, words.symbols, words.modules)
+    return skip.quiet_statements(module, tree, text, words.regex(), aliases)

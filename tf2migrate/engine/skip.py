@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.imports import canonical_tf
 from tf2migrate.engine.positions import NEWLINE
 
 _COMPOUND = {cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,)}
@@ -76,7 +77,22 @@ def _same_kind(stmt, node) -> bool:
     return isinstance(node, _AST_COMPOUND) and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
 
 
-def trigger_aliases(imports, symbols) -> set:
-    """Local names bound to a symbol word under another name: `fsp` in `... import X as fsp`."""
-    return {b.local for b in imports.bindings.values()
-            if b.target.rsplit(".", 1)[-1] in symbols and b.local != b.target.rsplit(".", 1)[-1]}
+def trigger_aliases(imports, symbols, modules=frozenset()) -> set:
+    """Local names bound to a symbol word under another name (`fsp` in `... import X as fsp`), or to a
+    member of a module the tables report as a whole (`FLAGS = tf.app.flags.FLAGS`: every use is reported)."""
+    out = set()
+    for b in imports.bindings.values():
+        last = b.target.rsplit(".", 1)[-1]
+        if last in symbols and b.local != last:
+            out.add(b.local)
+        elif modules and _within(canonical_tf(b.target), modules):
+            out.add(b.local)
+    return out
+
+
+def _within(name, modules) -> bool:
+    while name:
+        if name in modules:
+            return True
+        name = name.rpartition(".")[0]
+    return False

@@ -58,11 +58,14 @@ def optimizers_compat(model, w) -> str:
 
 def render_kept(stmt, prog, ctx, notes):
     if isinstance(stmt, cst.FunctionDef) and stmt.name.value in prog.input_fns:
-        return respell(stmt, ctx).visit(_ReturnDataset(ctx, notes))
+        return respell(stmt.visit(_ReturnDataset(ctx, notes)), ctx)  # before respelling: names still resolve
     columns = getattr(prog.model, "columns_name", None)
     if columns is not None and uses.assignment(stmt)[0] == columns.value:
         return respell(stmt, ctx)
     return stmt
+
+
+_ITERATOR_FUNCTIONS = ("tf.data.make_one_shot_iterator", "tf.compat.v1.data.make_one_shot_iterator")
 
 
 class _ReturnDataset(cst.CSTTransformer):
@@ -80,7 +83,7 @@ class _ReturnDataset(cst.CSTTransformer):
         inner = value.func.value
         if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "make_one_shot_iterator" and not inner.args:
             dataset = inner.func.value
-        elif self.ctx.resolve(inner.func)[1] == "tf.data.make_one_shot_iterator" and len(inner.args) == 1:
+        elif self.ctx.resolve(inner.func)[1] in _ITERATOR_FUNCTIONS and len(inner.args) == 1:  # also TFM657's output
             dataset = inner.args[0].value
         else:
             return updated

@@ -31,7 +31,7 @@ PAIRS = {
         'import tensorflow as tf\n\n\ndef build_model():\n    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n    optimizer = tf.keras.optimizers.Adagrad(0.05, initial_accumulator_value=0.1, epsilon=0.0)\n    model.compile(optimizer=optimizer, loss="mse")\n    return model\n\n\nmodel = build_model()\nmodel.fit(train_input_fn(), steps_per_epoch=100)\n',
     ),
     'TFM308': (
-        'import tensorflow.compat.v1 as tf1\n\n\nclass PrintHook(tf1.train.SessionRunHook):\n    def after_run(self, run_context, run_values):\n        print(run_values)\n\n\ndef model_fn(features, labels, mode):\n    logits = tf1.layers.dense(features, 1)\n    loss = tf1.losses.mean_squared_error(labels, logits)\n    optimizer = tf1.train.AdagradOptimizer(0.05)\n    train_op = optimizer.minimize(loss, global_step=tf1.train.get_global_step())\n    return tf1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)\n\n\nestimator = tf1.estimator.Estimator(model_fn=model_fn)\nestimator.train(input_fn=train_input_fn, steps=100, hooks=[PrintHook()])\n',
+        'import tensorflow.compat.v1 as tf1\n\n\nclass PrintHook(tf1.estimator.SessionRunHook):\n    def after_run(self, run_context, run_values):\n        print(run_values)\n\n\ndef model_fn(features, labels, mode):\n    logits = tf1.layers.dense(features, 1)\n    loss = tf1.losses.mean_squared_error(labels, logits)\n    optimizer = tf1.train.AdagradOptimizer(0.05)\n    train_op = optimizer.minimize(loss, global_step=tf1.train.get_global_step())\n    return tf1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)\n\n\nestimator = tf1.estimator.Estimator(model_fn=model_fn)\nestimator.train(input_fn=train_input_fn, steps=100, hooks=[PrintHook()])\n',
         '',
     ),
     'TFM309': (

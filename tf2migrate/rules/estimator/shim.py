@@ -2,8 +2,15 @@
 
 TF's `tf.compat.v1.keras.utils.track_tf1_style_variables` lets a Keras layer's `call` create variables
 with `tf1.get_variable` and `tf1.layers` and tracks them as the layer's weights. That is only sound
-when the forward pass can be cut cleanly from the rest: it reads `features` alone (not `labels` or
-`mode`), ends in the tensor the loss uses, and everything after it (loss, optimizer, metrics) converts.
+when the forward pass can be cut cleanly from the rest: it reads `features` (and `params`, given to the
+layer's constructor, and `mode == ModeKeys.TRAIN`, its `training` argument) but not `labels`, ends in the
+tensor the loss uses, and everything after it (loss, optimizer, metrics) converts.
+
+A partitioner is the one thing the kept code may not keep: TF2's `get_variable` refuses one ("partitioner
+arg for get_variable is unsupported in TF2"). Without a parameter server a `variable_scope(partitioner=P)`
+loses its argument in the layer (partitioning changes no number, TFM311). Under ParameterServerStrategy the
+partitioner would have to move to the strategy, but the shim's `get_variable` fails on the ShardedVariable
+that makes, so that conversion is reported instead; so is a partitioner passed to `get_variable` itself.
 """
 from __future__ import annotations
 
@@ -11,6 +18,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import training_flag
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.spec import is_docstring
 
@@ -21,46 +30,10 @@ class ShimPlan:
     statements: list  # indices in the model_fn body
     output: str
     node: cst.CSTNode
+    partitioners: list  # the `partitioner=` arguments of variable_scope calls in the kept statements
     params: bool = False  # the forward pass reads params: the layer gets them in its constructor
     training: bool = False  # it reads `mode == ModeKeys.TRAIN`: the layer's `training` argument
     ctx: object = None
-
-
-def _mode_uses(stmt, ctx):
-    """Whether `stmt` tests `mode == ModeKeys.TRAIN` (or `!=`); None if it reads `mode` any other way (Keras
-    only tells a layer whether it trains)."""
-    rewritten = stmt.visit(_Training(ctx))
-    if "mode" in names_in(rewritten):
-        return None
-    return not rewritten.deep_equals(stmt)
-
-
-def _train_test(node, ctx):
-    """True for `mode == ModeKeys.TRAIN`, False for `mode != ModeKeys.TRAIN`, else None."""
-    if not (isinstance(node, cst.Comparison) and len(node.comparisons) == 1):
-        return None
-    op, sides = node.comparisons[0].operator, (node.left, node.comparisons[0].comparator)
-    if not isinstance(op, (cst.Equal, cst.NotEqual)) or not any(isinstance(x, cst.Name) and x.value == "mode"
-                                                                for x in sides):
-        return None
-    if not any(ctx.resolve(x)[1] == "tf.estimator.ModeKeys.TRAIN" for x in sides):
-        return None
-    return isinstance(op, cst.Equal)
-
-
-class _Training(cst.CSTTransformer):
-    """`mode == ModeKeys.TRAIN` -> `training`, `mode != ModeKeys.TRAIN` -> `not training`."""
-
-    def __init__(self, ctx) -> None:
-        self.ctx = ctx
-
-    def leave_Comparison(self, original, updated):
-        test = _train_test(original, self.ctx)
-        if test is None:
-            return updated
-        name = cst.Name("training", lpar=original.lpar, rpar=original.rpar)
-        return name if test else cst.UnaryOperation(cst.Not(), cst.Name("training"), lpar=original.lpar,
-                                                    rpar=original.rpar)
 
 
 def plan(model, ctx):
@@ -76,17 +49,54 @@ def plan(model, ctx):
     stmts = [s for s in stmts if not is_docstring(s)]
     bound = set()
     for s in stmts:
-        if "labels" in names_in(s) or _mode_uses(s, ctx) is None:
+        if "labels" in names_in(s) or training_flag.uses(s, ctx) is None:
             return None
         bound |= _targets(s)
     if model.loss.output.value not in bound:
         return None
+    scoped = {id(arg) for arg, _ in getattr(model.chain, "partitioners", ())}
+    found = [arg for s in stmts for arg in _partitioner_args(s)]
+    for arg in found:
+        if id(arg) not in scoped:
+            model.forward_blockers.insert(0, Unreadable(  # first: it is why this line blocks (one per line)
+                arg, "`partitioner=` outside a variable_scope in a forward pass the Keras shim would keep: TF2's "
+                "get_variable takes no partitioner; move it to a variable_scope or convert by hand"))
+            return None
     base = model.node.name.value
     camel = "".join(p.capitalize() for p in base.split("_") if p)
     name = ("_" if base.startswith("_") else "") + camel + "Layer"
     return ShimPlan(name, [i for i in model.forward_indices if not is_docstring(body[i])], model.loss.output.value,
-                    model.node, any("params" in names_in(s) for s in stmts),
-                    any(_mode_uses(s, ctx) for s in stmts), ctx)
+                    model.node, found, any("params" in names_in(s) for s in stmts),
+                    any(training_flag.uses(s, ctx) for s in stmts), ctx)
+
+
+def _partitioner_args(stmt) -> list:
+    out = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Arg(self, node):
+            if node.keyword is not None and node.keyword.value == "partitioner":
+                out.append(node)
+
+    stmt.visit(_V())
+    return out
+
+
+class _DropPartitioner(cst.CSTTransformer):
+    """`variable_scope("emb", partitioner=P)` -> `variable_scope("emb")` in the kept code."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def leave_Call(self, original, updated):
+        args = [a for a in updated.args if not (a.keyword is not None and a.keyword.value == "partitioner")]
+        if len(args) == len(updated.args):
+            return updated
+        self.dropped += len(updated.args) - len(args)
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(args=args)
 
 
 def _targets(stmt) -> set:
@@ -107,10 +117,20 @@ def layer_class(shim: ShimPlan, w) -> str:
     fn = w.updated_model_fn
     statements = [fn.body.body[k] for k in shim.statements]
     if shim.training:
-        statements = [stmt.visit(_Training(shim.ctx)) for stmt in statements]
-    kept = cst.Module(body=statements, default_indent=i).code
-    if shim.params:
-        kept = "params = self.params\n" + kept
+        statements = [stmt.visit(training_flag.Training(shim.ctx)) for stmt in statements]
+    kept = cst.Module(body=statements, default_indent=i)
+    if shim.partitioners:
+        if w.kind == "parameter-server":  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
+            raise Unreadable(shim.partitioners[0], "partitioner in a forward pass kept in the Keras shim under "
+                             "ParameterServerStrategy: TF2's get_variable cannot create the sharded variable the "
+                             "strategy's variable_partitioner would make ('ShardedVariable' object has no attribute "
+                             "'get_shape'); rewrite the forward pass with Keras layers, then convert")
+        drop = _DropPartitioner()
+        kept = kept.visit(drop)
+        if drop.dropped != len(shim.partitioners):
+            raise Unreadable(shim.partitioners[0], "partitioner not understood in the forward pass kept in the "
+                             "Keras shim: convert by hand")
+    kept = ("params = self.params\n" if shim.params else "") + kept.code
     inner = "".join(f"{i}{i}{line}\n" if line.strip() else "\n" for line in kept.rstrip("\n").split("\n"))
     shim.name = w.fresh(shim.name)
     init = (f"{i}def __init__(self, params, **kwargs):\n{i}{i}super().__init__(**kwargs)\n"

@@ -432,6 +432,7 @@ est.train(input_fn=lambda: input_fn(4), steps=1)
 '''
     result = rewrite_text(source, "input.py")
     assert "    dataset = tf.data.Dataset.range(n).batch(2)\n    return dataset\n" in result.code
+    assert [(d.line, d.col) for d in result.diagnostics if "returns its dataset" in d.message] == [(13, 12)]
     assert 'model = build_model({\n    # the width\n    "units": 3,\n})\n' in result.code
 
 

@@ -156,7 +156,7 @@ class EstimatorToKeras(Plugin):
                 except Unreadable as problem:
                     prog.blockers.append(problem)
             else:
-                new_body.append(assemble.render_kept(stmt, prog, ctx, notes))
+                new_body.append(assemble.render_kept(stmt, prog, ctx, notes, orig))
         marks[len(updated.body)] = len(new_body)
         if prog.blockers:
             return None, [], {}

@@ -437,4 +437,87 @@ est.train(input_fn=lambda: input_fn(4), steps=1)
 '''
     result = rewrite_text(source, "input.py")
     assert "    dataset = tf.data.Dataset.range(n).batch(2)\n    return dataset\n" in result.code
+    assert [(d.line, d.col) for d in result.diagnostics if "returns its dataset" in d.message] == [(13, 12)]
     assert 'model = build_model({\n    # the width\n    "units": 3,\n})\n' in result.code
+
+
+def test_arithmetic_with_a_number_on_the_input_is_a_lambda_layer():
+    source = HEAD + MODEL_FN.replace("    logits = tf1.layers.dense(features, 1)\n",
+                                     "    image = features / 255.\n    logits = tf1.layers.dense(image, 1)\n")
+    result = rewrite_text(source + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n", "x.py")
+    assert "tf.keras.layers.Lambda(lambda features: features / 255.),\n" in result.code
+    other = source.replace("features / 255.", "features / labels") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    assert rewrite_text(other, "x.py").code == other  # not a constant: no layer (and labels: no shim either)
+
+
+def test_a_run_assigned_from_a_multi_line_input_expression_stays_one_statement():
+    source = HEAD + MODEL_FN + '''est = tf1.estimator.Estimator(model_fn)
+result = est.evaluate(
+    input_fn=lambda: make_input(x, y,
+                                batch))
+'''
+    result = rewrite_text(source, "x.py")
+    assert "result = model.evaluate(make_input(x, y,\n                                batch), return_dict=True)\n" in result.code
+    compile(result.code, "x.py", "exec")
+
+
+def test_the_shim_takes_params_and_the_training_flag_but_no_other_use_of_mode():
+    forward = ("    a = tf1.layers.dense(features['a'], params['units'])\n"
+               "    b = tf1.layers.dense(features['b'], params['units'])\n"
+               "    net = tf1.layers.dropout(tf1.concat([a, b], 1), 0.5, training=mode == tf1.estimator.ModeKeys.TRAIN)\n"
+               "    logits = tf1.layers.dense(net, 1)\n")
+    source = HEAD + MODEL_FN.replace("(features, labels, mode)", "(features, labels, mode, params)").replace(
+        "    logits = tf1.layers.dense(features, 1)\n", forward) + (
+        "est = tf1.estimator.Estimator(model_fn, params={'units': 2})\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "shim.py")
+    assert "    def call(self, features, training=None):\n        params = self.params\n" in result.code
+    assert "0.5, training=training)\n" in result.code and "model = tf.keras.Sequential([ModelFnLayer(params)])" in result.code
+    predict = source.replace("mode == tf1.estimator.ModeKeys.TRAIN", "mode == tf1.estimator.ModeKeys.PREDICT")
+    assert rewrite_text(predict, "shim.py").code == predict
+
+
+@pytest.mark.parametrize("penalty,converted", [
+    ("    loss = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
+    ("    loss += 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
+    ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),  # reads a tensor
+    ("    total = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", False),  # unused
+])
+def test_weight_decay_added_to_the_loss(penalty, converted):
+    source = HEAD + MODEL_FN.replace("    train_op", penalty + "    train_op") + (
+        "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
+    result = rewrite_text(source, "decay.py")
+    assert (result.code != source) == converted
+    if converted:
+        assert "    model.add_loss(lambda: 0.1 * tf.add_n([tf.nn.l2_loss(v) for v in model.trainable_variables]))\n" \
+            in result.code
+
+
+def test_a_strategy_chosen_by_if_else_is_made_where_the_program_chose_it():
+    source = HEAD + MODEL_FN + '''def main(gpus):
+    if gpus > 1:
+        strategy = tf1.distribute.MirroredStrategy()
+    else:
+        strategy = None
+    config = tf1.estimator.RunConfig(train_distribute=strategy)
+    est = tf1.estimator.Estimator(model_fn, config=config)
+    est.train(input_fn, steps=1)
+'''
+    result = rewrite_text(source, "strategy.py")
+    assert ("    if gpus > 1:\n        strategy = tf.distribute.MirroredStrategy()\n    else:\n"
+            "        strategy = tf.distribute.get_strategy()\n    with strategy.scope():\n        model = build_model()\n"
+            "    model.fit(strategy.distribute_datasets_from_function(lambda _: input_fn()), steps_per_epoch=1)\n"
+            ) in result.code
+    assert rewrite_text(result.code, "again.py").code == result.code
+    unknown = source.replace("strategy = None", "strategy = make_strategy()")
+    assert rewrite_text(unknown, "strategy.py").code == unknown
+
+
+def test_a_strategy_chosen_in_an_expression_needing_several_statements_blocks():
+    source = HEAD + MODEL_FN + '''strategy = tf1.distribute.experimental.ParameterServerStrategy() if ps else None
+est = tf1.estimator.Estimator(model_fn, config=tf1.estimator.RunConfig(train_distribute=strategy))
+est.train(input_fn, steps=1)
+'''
+    result = rewrite_text(source, "x.py")
+    assert result.code == source
+    assert any("write the choice as an if/else" in d.message for d in result.diagnostics)

@@ -50,6 +50,9 @@ class Program:
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
+    strategy_index: Optional[int] = None  # the `strategy = ...` statement, when it is a statement of its own
+    strategy_in_place: bool = False  # that statement is in a branch of an if/else: converted where it stands
+    strategy_test: Optional[cst.BaseExpression] = None  # `S = X if test else None`: X when test, else the default
     tpu: Optional[tpu.TPUPlan] = None  # for a TPUEstimator: its switch, batch sizes and TPU settings
     exporters: dict = field(default_factory=dict)  # var -> FinalExporter/LatestExporter call assigned to it
     export_calls: list = field(default_factory=list)  # every exporter call and export_saved_model run
@@ -211,7 +214,16 @@ def _strategy(module, prog, ctx) -> None:
         for i, stmt in enumerate(module.body):
             name, value = assignment(stmt)
             if name == wanted and isinstance(value, cst.Call):
-                prog.strategy_var, expr = name, value
+                prog.strategy_var, expr, prog.strategy_index = name, value, i
+                prog.removed.add(i)
+            elif name == wanted and isinstance(value, cst.Name) and value.value == "None":
+                prog.strategy_var, expr, prog.strategy_index = name, None, i  # `strategy = None`: no strategy
+                prog.removed.add(i)
+            elif name == wanted and isinstance(value, cst.IfExp) and isinstance(value.body, cst.Call) \
+                    and isinstance(value.orelse, cst.Name) and value.orelse.value == "None":
+                # `strategy = MirroredStrategy() if gpus > 1 else None`: the same choice, None -> the default
+                prog.strategy_var, expr, prog.strategy_index = name, value.body, i
+                prog.strategy_in_place, prog.strategy_test = True, value.test
                 prog.removed.add(i)
     prog.strategy_expr = expr
 

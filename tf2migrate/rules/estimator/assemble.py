@@ -56,9 +56,12 @@ def optimizers_compat(model, w) -> str:
     return compat_class(w.tf("tf"), w.indent, w.compat_name) if opt is not None and opt.needs_compat_class else ""
 
 
-def render_kept(stmt, prog, ctx, notes):
+def render_kept(stmt, prog, ctx, notes, orig=None):
     if isinstance(stmt, cst.FunctionDef) and stmt.name.value in prog.input_fns:
-        return respell(stmt.visit(_ReturnDataset(ctx, notes)), ctx)  # before respelling: names still resolve
+        found = _ReturnDataset(ctx, [])  # the same returns as written: the findings point there, not at TFM657's
+        (orig or stmt).visit(found)
+        places = iter(node for node, _, _ in found.notes)
+        return respell(stmt.visit(_ReturnDataset(ctx, notes, places)), ctx)  # before respelling: names resolve
     columns = getattr(prog.model, "columns_name", None)
     if columns is not None and uses.assignment(stmt)[0] == columns.value:
         return respell(stmt, ctx)
@@ -72,8 +75,8 @@ class _ReturnDataset(cst.CSTTransformer):
     """`return dataset.make_one_shot_iterator().get_next()` -> `return dataset`: Keras iterates the dataset itself
     (and a TF2 Dataset has no make_one_shot_iterator)."""
 
-    def __init__(self, ctx, notes) -> None:
-        self.ctx, self.notes = ctx, notes
+    def __init__(self, ctx, notes, places=None) -> None:
+        self.ctx, self.notes, self.places = ctx, notes, places
 
     def leave_Return(self, original, updated):
         value = updated.value
@@ -87,7 +90,8 @@ class _ReturnDataset(cst.CSTTransformer):
             dataset = inner.args[0].value
         else:
             return updated
-        self.notes.append((original.value, "TFM301", "the input function returns its dataset: Keras iterates it"))
+        place = next(self.places, original.value) if self.places is not None else original.value
+        self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
         return updated.with_changes(value=dataset)
 
 

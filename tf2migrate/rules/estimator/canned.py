@@ -77,6 +77,9 @@ def read(call, bound, ctx, values) -> CannedPlan:
         if not (isinstance(v, cst.Call) and ctx.resolve(v.func)[1] == "tf.feature_column.numeric_column"):
             plan.blockers.append(Unreadable(v, "only numeric_column feature columns convert automatically"))
         plan.columns.append(v)
+    if plan.linear and not plan.columns:
+        plan.blockers.append(Unreadable(cols, "a linear estimator's default learning rate depends on the number of "
+                                        "feature columns: list them in a literal, or convert by hand"))
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
     return plan

@@ -85,7 +85,10 @@ INFOS = (
           "forward pass kept verbatim in a Keras layer (model-mapping shim)",
           "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "
           "tf1.layers variables and tracks them as Keras weights. Used when the forward pass reads only features "
-          "and everything after it converts. Replace it by native Keras layers when you can."),
+          "and everything after it converts: a non-sequential model (towers, concatenations), a loop of layers, "
+          "tf1.get_variable. params reach the layer's constructor, and `mode == ModeKeys.TRAIN` becomes its "
+          "`training` argument; any other use of the mode or of labels keeps the model_fn from converting. "
+          "Replace it by native Keras layers when you can."),
     _info("TFM314", "predict-batched", "estimator.predict(...) -> model.predict(...) + the PREDICT dict, batched",
           "predict returns one batched dict, not one dict per example",
           "Estimator.predict yields one dict per example; model.predict returns the whole output. The model_fn's "
@@ -109,6 +112,12 @@ INFOS = (
           "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
           "gradients. eval_metrics=(metric_fn, tensors) becomes compile metrics like eval_metric_ops; host_call "
           "and scaffold_fn are reported, not converted."),
+    _info("TFM319", "loss-penalty", "loss + wd * tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()]) "
+          "-> model.add_loss(lambda: ... model.trainable_variables)",
+          "weight decay added to the loss became a model loss over the model's variables",
+          "Keras adds the losses a model collects (add_loss) to the compiled loss at every step, after it: the same "
+          "sum as TF1's, in the same order. The penalty is kept as written, over model.trainable_variables "
+          "instead of the graph's tf.trainable_variables()."),
     _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.save",
           "the model is saved with model.save", "Keras writes the SavedModel itself: model.save(path) after the "
           "last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "

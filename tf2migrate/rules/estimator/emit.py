@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import canned, render
+from tf2migrate.rules.estimator import canned, regularization, render
 
 
 @dataclass
@@ -78,6 +78,8 @@ class Writer:
         return text
 
     def _layer(self, layer) -> str:
+        if layer.kind == "Lambda":  # arithmetic with a number: `lambda image: image / 255.`
+            return f"{self.tf('tf.keras.layers.Lambda')}(lambda {layer.input.value}: {self.text(layer.activation)})"
         if layer.kind == "Select":
             return f"{self.tf('tf.keras.layers.Lambda')}(lambda features: features[{self.text(layer.key)}])"
         if layer.kind == "Activation":
@@ -101,7 +103,7 @@ class Writer:
             layer_texts, loss, opt = canned.model_lines(plan, self.ctx, self.tf, self.text, i)
             metrics = []
         else:
-            layer_texts = [f"{shim_layer}()"] if shim_layer else [self.layer(s.layer) for s in plan.chain.layers]
+            layer_texts = [shim_layer] if shim_layer else [self.layer(s.layer) for s in plan.chain.layers]
             loss = plan.loss.render(self.tf)
             lr = self.text(plan.optimizer.learning_rate)
             if plan.schedule is not None:
@@ -110,6 +112,8 @@ class Writer:
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         lines.append(f"{m} = {self.sequential(layer_texts)}")
+        if getattr(plan, "penalty", None) is not None:
+            lines.append(regularization.render(plan.penalty, self))
         if getattr(plan, "schedule", None) is not None:
             lines.append(schedule)
         lines.append(f"optimizer = {opt}")

@@ -14,7 +14,7 @@ import libcst as cst
 
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, literal
-from tf2migrate.rules.estimator.layers import read_layer, read_selection
+from tf2migrate.rules.estimator.layers import read_layer, read_scaling, read_selection
 from tf2migrate.rules.estimator.render import names_in
 
 DERIVING = {"tf.argmax", "tf.math.argmax", "tf.nn.softmax", "tf.nn.sigmoid", "tf.sigmoid", "tf.math.sigmoid",
@@ -146,7 +146,8 @@ def read_assign(name, value, stmt, plan, ctx, layers=True) -> None:
 
 
 def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
-    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else read_selection(value)
+    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else read_selection(value) \
+        or read_scaling(value, chain.end())
     if layer is not None and not layers:
         raise Unreadable(stmt, "a layer after the loss: convert the Estimator by hand")
     if isinstance(value, cst.Name) and value.value == chain.end() and layers:
@@ -157,8 +158,10 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         first = nested[0]
         if not (isinstance(first.input, cst.Name) and first.input.value == chain.end()):
             what = source(first.input)
-            raise Unreadable(first.input, f"layer input `{what}` is not the previous layer's output: "
-                             "a non-sequential model needs converting by hand")
+            problem = Unreadable(first.input, f"layer input `{what}` is not the previous layer's output: "
+                                 "a non-sequential model needs converting by hand")
+            problem.shimmable = True  # kept as written in a layer when the rest converts (shim.py)
+            raise problem
         chain.steps += [Step("", stmt, inner) for inner in nested[:-1]] + [Step(name, stmt, layer)]
         chain.alias = None
         return

@@ -58,6 +58,20 @@ def _input_of(args, label: str, node):
     raise Unreadable(node, f"`{label}` without an input tensor")
 
 
+def read_scaling(value, end: str) -> Optional[Layer]:
+    """`image = features / 255.`: arithmetic of the previous output with a number, kept as written in a Lambda
+    layer (a Rescaling layer would multiply by 1/255, which is not the same float)."""
+    if not isinstance(value, cst.BinaryOperation) or not isinstance(
+            value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+        return None
+    sides = (value.left, value.right)
+    numbers = [s for s in sides if isinstance(literal(s), (int, float)) and not isinstance(literal(s), bool)]
+    inputs = [s for s in sides if isinstance(s, cst.Name) and s.value == end]
+    if len(numbers) == 1 and len(inputs) == 1:
+        return Layer("Lambda", [], inputs[0], value, activation=value)
+    return None
+
+
 def read_selection(value) -> Optional[Layer]:
     """`features["x"]`: the first layer picks one feature of the dict the input function yields."""
     if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1):

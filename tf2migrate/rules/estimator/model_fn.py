@@ -11,14 +11,13 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward, losses, metric_fn, spec
+from tf2migrate.rules.estimator import cross_shard, forward, losses, metric_fn, regularization, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
-from tf2migrate.rules.estimator.uses import assignment
 
 ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 
@@ -34,6 +33,8 @@ class ModelPlan:
     predictions: Optional[cst.BaseExpression] = None  # the PREDICT dict (or tensor)
     uses_params: bool = False
     metric_fns: set = field(default_factory=set)  # top-level functions read as a TPU metric_fn
+    penalty: Optional[cst.BaseExpression] = None  # weight decay added to the loss (regularization.py)
+    penalized: Optional[str] = None  # the local name of the loss with the penalty
     blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
     forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
@@ -95,7 +96,7 @@ class _Reader:
         if isinstance(stmt, cst.FunctionDef):  # a TPU metric_fn: read where eval_metrics names it
             self.local_functions[stmt.name.value] = stmt
             return None
-        if self.cross_shard_switch(stmt):
+        if cross_shard.switch(self, stmt):
             return None
         if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
             return self.statement(stmt.body.body[0], index)
@@ -112,14 +113,39 @@ class _Reader:
         if isinstance(small, cst.Expr) and spec.is_summary(small.value, self.ctx):
             self.plan.notes.append((small, "TFM306", "TF1 summary dropped: use tf.keras.callbacks.TensorBoard"))
             return None
+        if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+                and isinstance(small.target, cst.Name):  # loss += wd * tf.add_n(...)
+            added = cst.BinaryOperation(small.target, cst.Add(), small.value)
+            if regularization.added_penalty(self, small.target.value, added):
+                return None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name)):
             node, why, _ = forward._why(small, self.ctx)
             raise Unreadable(node if node is not small else stmt, why)
         self.assign(small.targets[0].target.value, small.value, stmt, index)
 
+    def found_loss(self, name, loss, index, penalty=None) -> None:
+        plan = self.plan
+        plan.loss, plan.loss_index = loss, index
+        self.env[name] = ("loss",)
+        plan.tensors.add(name)
+        if not plan.forward_blockers:
+            plan.chain.finish(loss.output)
+        elif isinstance(loss.output, cst.Name):
+            plan.chain.output = loss.output.value
+        if penalty is not None:
+            regularization.penalty(self, penalty, name)
+        # checked once the loss is known, so that the rest of the model_fn is still read
+        plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
+
     def assign(self, name, value, stmt, index) -> None:
         ctx, plan = self.ctx, self.plan
+        if isinstance(value, cst.BinaryOperation):
+            if regularization.added_penalty(self, name, value):
+                return
+            both = regularization.split(value, ctx, read_loss)
+            if both is not None:
+                return self.found_loss(name, both[0], index, both[1])
         if isinstance(value, cst.Name) and value.value == "None" and name not in self.env:
             self.env[name] = ("default",)  # `loss = None` before the mode branches assign it
             return
@@ -136,22 +162,13 @@ class _Reader:
                 return
             loss = read_loss(value, ctx)
             if loss is not None:
-                plan.loss, plan.loss_index = loss, index
-                self.env[name] = ("loss",)
-                plan.tensors.add(name)
-                if not plan.forward_blockers:
-                    plan.chain.finish(loss.output)
-                elif isinstance(loss.output, cst.Name):
-                    plan.chain.output = loss.output.value
-                # checked once the loss is known, so that the rest of the model_fn is still read
-                plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
-                return
+                return self.found_loss(name, loss, index)
             if spec.is_update_ops(value, ctx):
                 self.env[name] = ("update_ops",)
                 plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))
                 return
             if spec.is_cross_shard(value, ctx):
-                self.cross_shard(name, value)
+                cross_shard.read(self, name, value)
                 return
             opt = read_optimizer(value, ctx)
             if opt is not None:
@@ -171,30 +188,6 @@ class _Reader:
             return
         forward.read_assign(name, value, stmt, plan, ctx, layers=plan.loss is None)
 
-    def cross_shard(self, name, call) -> None:
-        inner = call.args[0].value if call.args and call.args[0].keyword is None else None
-        held = self.env.get(inner.value) if isinstance(inner, cst.Name) else None
-        if isinstance(inner, cst.Call) and read_optimizer(inner, self.ctx) is not None:
-            held = ("optimizer", read_optimizer(inner, self.ctx))
-        if held is None or held[0] != "optimizer" or len(call.args) != 1:
-            raise Unreadable(call, "CrossShardOptimizer of something not built from a TF1 optimizer: convert by hand")
-        self.env[name] = held
-        self.plan.notes.append((call, "TFM317", "CrossShardOptimizer dropped: under TPUStrategy Keras sums the "
-                                "replicas' gradients itself"))
-
-    def cross_shard_switch(self, stmt) -> bool:
-        """`if FLAGS.use_tpu: optimizer = CrossShardOptimizer(optimizer)`: the wrap goes, and so does its switch."""
-        if not isinstance(stmt, cst.If) or stmt.orelse is not None or len(stmt.body.body) != 1:
-            return False
-        inner = stmt.body.body[0]
-        if not (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1):
-            return False
-        name, value = assignment(inner)
-        if name is None or not spec.is_cross_shard(value, self.ctx):
-            return False
-        self.cross_shard(name, value)
-        return True
-
     def minimize(self, name, call) -> bool:
         func = call.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "minimize"):
@@ -211,6 +204,8 @@ class _Reader:
             raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
         if self.env.get(getattr(bound["loss"], "value", None)) != ("loss",):
             raise Unreadable(call, "`minimize` of something other than the model_fn's loss: convert by hand")
+        if self.plan.penalty is not None and bound["loss"].value != self.plan.penalized:
+            raise Unreadable(call, "`minimize` of the loss without the penalty added to it: convert by hand")
         opt = held[1]
         if isinstance(opt.learning_rate, cst.Name) and self.env.get(opt.learning_rate.value, ("",))[0] == "schedule":
             self.plan.schedule = self.env[opt.learning_rate.value][1]

@@ -28,8 +28,11 @@ class EstimatorToKeras(Plugin):
             prog = analyze.find(view[0], ctx)
         if prog is None:
             sw = switch.find(*view, analyze.builds_estimator(original, ctx))
-            progs = [analyze.find(v[0], ctx) for v in sw.views] if sw else []
-            prog = progs[0] if progs and None not in progs else None
+        elif switch.find_strategy(*view, prog) is not None:  # the strategy is chosen by an if/else
+            sw = switch.find_strategy(*view, prog)
+        if sw is not None:
+            progs = [analyze.find(v[0], ctx) for v in sw.views]
+            prog = progs[0] if None not in progs else None
         if prog is None:
             sw, prog = None, analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(prog.call, "TFM301"):
@@ -74,6 +77,8 @@ class EstimatorToKeras(Plugin):
             return None, [], {}
         shared = next((p.strategy_var for p in progs if p.strategy_var), True)  # one name in both branches
         default = [shared if k == "none" and any(fed) else False for k in kinds]
+        for p, view in zip(progs, sw.views):  # `strategy = ...` in the branch: converted where it stands
+            p.strategy_in_place = p.strategy_index is not None and sw.index <= p.strategy_index < sw.index + view[2]
         results = [self._convert_one(p, *view[:2], steps_param, d) for p, view, d in zip(progs, sw.views, default)]
         if any(body is None for body, _, _ in results) or any(p.blockers for p in progs):
             return None, [], {}
@@ -129,6 +134,9 @@ class EstimatorToKeras(Plugin):
         for i, stmt in enumerate(updated.body):
             marks[i] = len(new_body)
             orig = original.body[i]
+            if prog.strategy_in_place and i == prog.strategy_index:
+                new_body += assemble.with_lines(w.parse(self._strategy_in_place(prog, w, kind)), stmt)
+                continue
             if i in prog.removed or assemble.v1_switch(orig, ctx, notes):
                 carried = carried if carried is not None else stmt.leading_lines
                 continue
@@ -137,7 +145,7 @@ class EstimatorToKeras(Plugin):
                 carried = None
             if i == prog.model_fn_index:
                 parts = [shim.layer_class(shim_plan, w) if shim_plan else "", assemble.optimizers_compat(model, w),
-                         w.build_function(shim_plan.name if shim_plan else None), w.predictions_function()]
+                         w.build_function(shim.construct(shim_plan) if shim_plan else None), w.predictions_function()]
                 new_body += assemble.with_lines(w.parse("\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)), stmt)
             elif i == prog.estimator:
                 model_at = len(new_body)
@@ -148,7 +156,7 @@ class EstimatorToKeras(Plugin):
                 except Unreadable as problem:
                     prog.blockers.append(problem)
             else:
-                new_body.append(assemble.render_kept(stmt, prog, ctx, notes))
+                new_body.append(assemble.render_kept(stmt, prog, ctx, notes, orig))
         marks[len(updated.body)] = len(new_body)
         if prog.blockers:
             return None, [], {}
@@ -171,6 +179,21 @@ class EstimatorToKeras(Plugin):
             except Unreadable as problem:
                 prog.blockers.append(problem)
 
+    def _strategy_in_place(self, prog, w, kind) -> str:
+        """The strategy made where the program chose it: in an if/else branch, or `S = X if test else None`."""
+        default = f"{w.tf('tf.distribute.get_strategy')}()"
+        made = strategy.statements(kind, w.strategy_var, prog, self.ctx, w, None)
+        if prog.strategy_test is None:
+            return "\n".join(made) or f"{w.strategy_var} = {default}"
+        if len(made) != 1 or "\n" in made[0]:
+            raise Unreadable(prog.strategy_test, "a strategy chosen in an expression that needs several statements "
+                             "in TF2: write the choice as an if/else")
+        var, _, value = made[0].partition(" = ")
+        line = f"{var} = {value} if {w.text(prog.strategy_test)} else {default}"
+        if len(line) + len(w.indent) <= 100:  # (it usually stands in main())
+            return line
+        return f"{var} = (\n{w.indent}{value} if {w.text(prog.strategy_test)} else {default}\n)"
+
     def _model_statements(self, prog, w, kind, part) -> str:
         ctx, i = self.ctx, w.indent
         var = w.strategy_var
@@ -180,9 +203,10 @@ class EstimatorToKeras(Plugin):
         seed = prog.config.get("tf_random_seed")
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
-        lines += strategy.statements(kind, var, prog, ctx, w, part_text)
-        if w.default_strategy:
-            lines.append(f"{var} = {w.tf('tf.distribute.get_strategy')}()")
+        if not prog.strategy_in_place:  # else made where the program chose it
+            lines += strategy.statements(kind, var, prog, ctx, w, part_text)
+            if w.default_strategy:
+                lines.append(f"{var} = {w.tf('tf.distribute.get_strategy')}()")
         given = prog.bound.get("params")
         value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
             else w.text(render.one_per_line(given, i)) if given is not None else None
@@ -194,7 +218,7 @@ class EstimatorToKeras(Plugin):
         if prog.tpu is not None and prog.tpu.iterations is not None:
             args.append(f"steps_per_execution={w.text(prog.tpu.iterations)}")
         make = f"{w.model_var} = {w.build_name}({', '.join(args)})"
-        lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)
+        lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" or prog.strategy_in_place else make)
         return "\n".join(lines)
 
     def _run_statements(self, orig, stmt, r, w) -> list:
@@ -211,7 +235,8 @@ class EstimatorToKeras(Plugin):
             if value.func.attr.value in uses.EXPORTS:
                 raise Unreadable(value, "the path export_saved_model returns: model.save returns nothing; save "
                                  "the model by hand where the program needs its path")
-            *prelude, last = r.method(value).split("\n")
-            return assemble.with_lines(w.parse("\n".join(prelude + [f"{target} = {last}"])), stmt)
+            *prelude, last = w.parse(r.method(value))  # statements: an expression may span lines
+            assigned = last.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(target))], last.body[0].value)])
+            return assemble.with_lines([*prelude, assigned], stmt)
         replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=self.ctx)
         return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]

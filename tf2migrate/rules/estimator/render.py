@@ -18,7 +18,8 @@ SAME_NAMES = frozenset(
         "nn.relu nn.relu6 nn.elu nn.selu nn.sigmoid nn.tanh nn.softmax nn.softplus nn.softsign nn.leaky_relu "
         "nn.swish nn.gelu nn.log_softmax float16 float32 float64 int32 int64 bool string cast reshape constant "
         "ones zeros shape squeeze expand_dims concat stack sigmoid tanh newaxis identity range one_hot argmax "
-        "argmin matmul square sqrt exp abs maximum minimum where equal round distribute.ReductionToOneDevice "
+        "argmin matmul square sqrt exp abs maximum minimum where equal round add_n nn.l2_loss "
+        "distribute.ReductionToOneDevice "
         "distribute.HierarchicalCopyAllReduce distribute.NcclAllReduce"
     ).split()
 )

@@ -2,8 +2,9 @@
 
 TF's `tf.compat.v1.keras.utils.track_tf1_style_variables` lets a Keras layer's `call` create variables
 with `tf1.get_variable` and `tf1.layers` and tracks them as the layer's weights. That is only sound
-when the forward pass can be cut cleanly from the rest: it reads `features` alone (not `labels` or
-`mode`), ends in the tensor the loss uses, and everything after it (loss, optimizer, metrics) converts.
+when the forward pass can be cut cleanly from the rest: it reads `features` (and `params`, given to the
+layer's constructor, and `mode == ModeKeys.TRAIN`, its `training` argument) but not `labels`, ends in the
+tensor the loss uses, and everything after it (loss, optimizer, metrics) converts.
 
 A partitioner is the one thing the kept code may not keep: TF2's `get_variable` refuses one ("partitioner
 arg for get_variable is unsupported in TF2"). Without a parameter server a `variable_scope(partitioner=P)`
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.spec import is_docstring
@@ -29,11 +31,14 @@ class ShimPlan:
     output: str
     node: cst.CSTNode
     partitioners: list  # the `partitioner=` arguments of variable_scope calls in the kept statements
+    params: bool = False  # the forward pass reads params: the layer gets them in its constructor
+    training: bool = False  # it reads `mode == ModeKeys.TRAIN`: the layer's `training` argument
+    ctx: object = None
 
 
 def plan(model, ctx):
     """A ShimPlan when the forward pass separates cleanly, else None."""
-    if model.loss is None or model.optimizer is None or model.blockers or model.uses_params:
+    if model.loss is None or model.optimizer is None or model.blockers:
         return None
     if not all(getattr(p, "shimmable", False) for p in model.forward_blockers):
         return None
@@ -44,7 +49,7 @@ def plan(model, ctx):
     stmts = [s for s in stmts if not is_docstring(s)]
     bound = set()
     for s in stmts:
-        if names_in(s) & {"labels", "mode", "params"}:
+        if "labels" in names_in(s) or training_flag.uses(s, ctx) is None:
             return None
         bound |= _targets(s)
     if model.loss.output.value not in bound:
@@ -61,7 +66,8 @@ def plan(model, ctx):
     camel = "".join(p.capitalize() for p in base.split("_") if p)
     name = ("_" if base.startswith("_") else "") + camel + "Layer"
     return ShimPlan(name, [i for i in model.forward_indices if not is_docstring(body[i])], model.loss.output.value,
-                    model.node, found)
+                    model.node, found, any("params" in names_in(s) for s in stmts),
+                    any(training_flag.uses(s, ctx) for s in stmts), ctx)
 
 
 def _partitioner_args(stmt) -> list:
@@ -109,7 +115,10 @@ def layer_class(shim: ShimPlan, w) -> str:
     """Source of the layer class: the kept statements come from the (updated) model_fn, re-indented."""
     i = w.indent
     fn = w.updated_model_fn
-    kept = cst.Module(body=[fn.body.body[k] for k in shim.statements], default_indent=i)
+    statements = [fn.body.body[k] for k in shim.statements]
+    if shim.training:
+        statements = [stmt.visit(training_flag.Training(shim.ctx)) for stmt in statements]
+    kept = cst.Module(body=statements, default_indent=i)
     if shim.partitioners:
         if w.kind == "parameter-server":  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
             raise Unreadable(shim.partitioners[0], "partitioner in a forward pass kept in the Keras shim under "
@@ -121,10 +130,18 @@ def layer_class(shim: ShimPlan, w) -> str:
         if drop.dropped != len(shim.partitioners):
             raise Unreadable(shim.partitioners[0], "partitioner not understood in the forward pass kept in the "
                              "Keras shim: convert by hand")
-    kept = kept.code
+    kept = ("params = self.params\n" if shim.params else "") + kept.code
     inner = "".join(f"{i}{i}{line}\n" if line.strip() else "\n" for line in kept.rstrip("\n").split("\n"))
     shim.name = w.fresh(shim.name)
+    init = (f"{i}def __init__(self, params, **kwargs):\n{i}{i}super().__init__(**kwargs)\n"
+            f"{i}{i}self.params = params\n\n") if shim.params else ""
+    signature = "self, features, training=None" if shim.training else "self, features"
     return (f"class {shim.name}({w.tf('tf.keras.layers.Layer')}):\n"
             f'{i}"""The forward pass of `{shim.node.name.value}`, kept as written: Keras tracks its TF1 variables."""\n\n'
-            f"{i}@{w.tf('tf.compat.v1.keras.utils.track_tf1_style_variables')}\n"
-            f"{i}def call(self, features):\n{inner}{i}{i}return {shim.output}\n")
+            f"{init}{i}@{w.tf('tf.compat.v1.keras.utils.track_tf1_style_variables')}\n"
+            f"{i}def call({signature}):\n{inner}{i}{i}return {shim.output}\n")
+
+
+def construct(shim: ShimPlan) -> str:
+    """The layer's construction in the builder (after `layer_class` named it)."""
+    return f"{shim.name}(params)" if shim.params else f"{shim.name}()"

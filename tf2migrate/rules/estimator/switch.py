@@ -47,6 +47,19 @@ class Switch:
 
 def find(original: cst.Module, updated: cst.Module, is_estimator) -> Optional[Switch]:
     """The first top-level `if/else` whose branches both hold an `x = Estimator(...)` statement."""
+    return _find(original, updated, is_estimator)
+
+
+def find_strategy(original: cst.Module, updated: cst.Module, prog) -> Optional[Switch]:
+    """`if gpus > 1: strategy = MirroredStrategy() else: strategy = None` before `RunConfig(train_distribute=
+    strategy)`: the strategy chosen by an if/else, each branch converted with its own."""
+    wanted = prog.config.get("train_distribute")
+    if prog.strategy_var is not None or not isinstance(wanted, cst.Name):
+        return None
+    return _find(original, updated, lambda value: True, wanted.value)
+
+
+def _find(original, updated, is_estimator, name=None) -> Optional[Switch]:
     for i, stmt in enumerate(original.body):
         new = updated.body[i] if i < len(updated.body) else None
         if not (isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else) and isinstance(new, cst.If)
@@ -54,8 +67,8 @@ def find(original: cst.Module, updated: cst.Module, is_estimator) -> Optional[Sw
                 and isinstance(stmt.orelse.body, cst.IndentedBlock)):
             continue
         branches = [(stmt.body.body, new.body.body), (stmt.orelse.body.body, new.orelse.body.body)]
-        if not all(any(is_estimator(assignment(s)[1]) for s in old) and len(old) == len(upd)
-                   for old, upd in branches):
+        if not all(any(is_estimator(assignment(s)[1]) and (name is None or assignment(s)[0] == name) for s in old)
+                   and len(old) == len(upd) for old, upd in branches):
             continue
         views = [(original.with_changes(body=[*original.body[:i], *old, *original.body[i + 1:]]),
                   updated.with_changes(body=[*updated.body[:i], *upd, *updated.body[i + 1:]]), len(old))

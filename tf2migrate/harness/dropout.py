@@ -92,9 +92,9 @@ def _record(recorder, x, rate, noise_shape):
     if where[1] == "scratch" or recorder.dropout_thread not in (None, where):
         return
     recorder.dropout_thread = where
-    shape = getattr(x, "shape", None)
-    entry = {"rate": _number(rate), "input": _dims(shape)[1:] if shape is not None else None,
-             "noise_shape": _dims(noise_shape) if noise_shape is not None else None}
+    shape = _dims(getattr(x, "shape", None))
+    entry = {"rate": _number(rate), "input": shape[1:] if shape else None,
+             "noise_shape": _noise_dims(noise_shape, shape)}
     recorder.dropouts.append(entry)
 
 
@@ -119,6 +119,22 @@ def _number(value):
         return round(float(value), 6)
     except (TypeError, ValueError):
         return None  # a tensor (e.g. a fed keep_prob): compared by position only
+
+
+def _noise_dims(noise_shape, shape):
+    """None when the noise covers the whole input (Keras 3 spells that out as the input's shape)."""
+    if noise_shape is None:
+        return None
+    import tensorflow as tf
+
+    static = tf.get_static_value(noise_shape, partial=True) if tf.is_tensor(noise_shape) else noise_shape
+    dims = _dims(static) if static is not None else None
+    if dims is None:
+        return None if tf.is_tensor(noise_shape) else dims
+    if shape is not None and len(dims) == len(shape) and all(
+            d is None or s is None or d == s for d, s in zip(dims, shape)):
+        return None
+    return dims
 
 
 def _dims(shape):

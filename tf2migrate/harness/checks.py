@@ -64,8 +64,9 @@ def check_dropouts(original, migrated, shared_masks):
 def check_pipeline(original, migrated):
     """Input pipelines are only a hint: a Keras program may build its eval pipeline before training."""
     o, m = original.pipeline, migrated.pipeline
-    scope = ("input order: real shuffles, seeded alike on both sides; pipelines: original "
-             f"{' -> '.join(o) or '(no shuffle/batch/repeat)'}; migrated {' -> '.join(m) or '(no shuffle/batch/repeat)'}")
+    none = "(no shuffle/batch/repeat)"
+    scope = (f"input order: real shuffles, seeded alike on both sides; pipelines: original {' -> '.join(o) or none}; "
+             f"migrated {' -> '.join(m) or none}")
     hint = ""
     if o != m:
         shuffles = ([p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")])

@@ -30,7 +30,7 @@ def install(seed, recorder, share_masks):
 
         def sampler(shape, dtype):
             k = counter.next(tf, x)
-            return _replica_slice(tf, shape, lambda full: tf.random.stateless_uniform(
+            return _replica_slice(tf, shape, _over_batch(tf, x, noise_shape), lambda full: tf.random.stateless_uniform(
                 full, seed=tf.stack([tf.constant(seed, tf.int64), k]), dtype=dtype))
 
         return original(x, rate, noise_shape, sampler, dummy_rng_step, name, default_name)
@@ -68,18 +68,30 @@ class DrawCounter:
             return iterator.get_next()
 
 
-def _replica_slice(tf, shape, draw):
+def _over_batch(tf, x, noise_shape):
+    """True when the mask has a row per example (not one row broadcast over the batch)."""
+    if noise_shape is None:
+        return True
+    first = tf.get_static_value(noise_shape, partial=True) if tf.is_tensor(noise_shape) else noise_shape
+    first = None if first is None or len(first) == 0 else first[0]
+    batch = x.shape[0] if getattr(x, "shape", None) is not None and x.shape.rank else None
+    return not (first == 1 and batch != 1)
+
+
+def _replica_slice(tf, shape, over_batch, draw):
     """Under N in-sync replicas each gets its rows of the mask of the global batch, as a single device
     would draw it, so a local original and a mirrored migration see the same masks."""
     ctx = tf.distribute.get_replica_context()
     replicas = ctx.num_replicas_in_sync if ctx is not None else 1
     shape = tf.convert_to_tensor(shape)
-    if replicas == 1 or not tf.executing_eagerly_outside_functions() or shape.shape[0] == 0:
+    if replicas == 1 or not tf.compat.v1.executing_eagerly_outside_functions() or shape.shape[0] == 0:
         return draw(shape)
+    if not over_batch:
+        return draw(shape)  # one row for the whole batch: the same row on every replica
     rows = shape[0]
     full = draw(tf.concat([[rows * replicas], shape[1:]], axis=0))
     start = tf.cast(ctx.replica_id_in_sync_group, rows.dtype) * rows
-    return tf.cond(tf.equal(rows, 1), lambda: full[:1], lambda: full[start:start + rows])
+    return full[start:start + rows]
 
 
 def _record(recorder, x, rate, noise_shape):

@@ -82,6 +82,10 @@ def test_shuffle_and_dropout_stay_active_and_agree_on_both_sides(verify, tmp_pat
     assert any("dropout active" in n for n in result.original.notes)
     assert result.original.dropouts == result.migrated.dropouts == [{"rate": 0.5, "input": [4], "noise_shape": None}]
     assert result.verdict == "EQUIVALENT", result.reason
+    # two replicas of one example each: every replica takes its rows of the global batch's mask
+    mirrored = verify(write(tmp_path, "tf1.py", TF1_SHUFFLE_DROPOUT), write(tmp_path, "tf2.py", KERAS_SHUFFLE_DROPOUT),
+                      cluster="mirrored:2")
+    assert mirrored.verdict == "EQUIVALENT" and mirrored.max_abs_diff == 0.0, mirrored.reason
 
 
 def test_custom_loop_under_parameter_server_strategy(verify, tmp_path):

@@ -33,9 +33,26 @@ def test_faithful_migration_is_equivalent_and_says_what_was_compared(verify, ori
      "initial values differ: dense/kernel: original ~ glorot_uniform"),
     ("momentum=0.99", "momentum=0.9", "non-trainable state differs after training: batch_normalization/moving_mean"),
     (".shuffle(128)", "", "the input shuffles differ: original shuffle(128"),
-], ids=["dropout-rate", "dropout-removed", "init-zeros", "init-normal-1", "bn-momentum", "shuffle-removed"])
+    # beyond the six of the issue: the same shuffle with another buffer, or not reshuffled each epoch
+    (".shuffle(128)", ".shuffle(64)", "migrated shuffle(64"),
+    (".shuffle(128)", ".shuffle(128, reshuffle_each_iteration=False)", "migrated shuffle(128, seed=None, "
+                                                                        "reshuffle_each_iteration=False)"),
+], ids=["dropout-rate", "dropout-removed", "init-zeros", "init-normal-1", "bn-momentum", "shuffle-removed",
+        "shuffle-buffer", "shuffle-not-reshuffled"])
 def test_single_mistake_is_diverged_with_its_cause(verify, original, tmp_path, old, new, cause):
     result = verify(original, keras_bn_dropout(tmp_path, old, new, name="wrong.py"))
     assert result.verdict == "DIVERGED", result.reason
     assert cause in result.reason, result.reason
     assert result.exit_code == 1
+
+
+def test_shuffle_and_repeat_is_compared_as_its_documented_equivalent(verify, tmp_path):
+    # tf.data.experimental.shuffle_and_repeat is its own op; TF2 programs spell it shuffle().repeat()
+    original = write(tmp_path, "sar_tf1.py", TF1_BN_DROPOUT.replace(
+        ".shuffle(128).batch(32).repeat(2)", ".apply(tf.data.experimental.shuffle_and_repeat(128, 2)).batch(32)"))
+    result = verify(original, keras_bn_dropout(tmp_path, ".shuffle(128).batch(32).repeat(2)",
+                                               ".shuffle(128).repeat(2).batch(32)"))
+    assert result.verdict == "EQUIVALENT", result.reason
+    unshuffled = verify(original, keras_bn_dropout(tmp_path, ".shuffle(128).batch(32).repeat(2)",
+                                                   ".repeat(2).batch(32)", name="unshuffled.py"))
+    assert unshuffled.verdict == "DIVERGED" and unshuffled.first_diverged_step == 1, unshuffled.reason

@@ -24,6 +24,7 @@ import sys
 from tf2migrate.harness import processes
 
 CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
+PR_SET_PDEATHSIG = 1
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 ISOLATED = "isolated: the cluster ran in a network namespace of its own with only loopback up ({how})"
 ALLOWED = "not isolated (--allow-network): the cluster's servers listened on every interface of this machine"
@@ -119,6 +120,10 @@ def open_namespace(timeout=30.0):
 
 
 def main():
+    parent = os.getppid()
+    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)   # even a SIGKILLed verify leaves no holder behind
+    if os.getppid() != parent:
+        return 1
     try:
         how = _unshare()
         _loopback_up()

@@ -56,3 +56,19 @@ def test_shuffle_and_repeat_is_compared_as_its_documented_equivalent(verify, tmp
     unshuffled = verify(original, keras_bn_dropout(tmp_path, ".shuffle(128).batch(32).repeat(2)",
                                                    ".repeat(2).batch(32)", name="unshuffled.py"))
     assert unshuffled.verdict == "DIVERGED" and unshuffled.first_diverged_step == 1, unshuffled.reason
+
+
+def test_under_parameter_servers_dropout_is_off_on_both_sides_and_compared_by_rate(verify, tmp_path):
+    from harness_programs import KERAS_SHUFFLE_DROPOUT
+
+    # Keras under PSS needs an endless dataset and a step count; the masks cannot be shared with remote workers
+    text = KERAS_SHUFFLE_DROPOUT.replace(".batch(2)", ".batch(2).repeat()").replace(
+        "model.fit(dataset, verbose=0)", "model.fit(dataset, epochs=1, steps_per_epoch=4, verbose=0)")
+    original = write(tmp_path, "keras.py", text)
+    same = verify(original, write(tmp_path, "same.py", text), cluster="ps:1,1")
+    assert same.verdict == "EQUIVALENT", same.reason
+    assert "switched off on both sides (parameter servers)" in "\n".join(same.compared)
+    wrong = verify(original, write(tmp_path, "wrong.py", text.replace("Dropout(0.5)", "Dropout(0.25)")),
+                   cluster="ps:1,1")
+    assert wrong.verdict == "DIVERGED"
+    assert "dropout 1 differs: original rate 0.5 on [?, 4], migrated rate 0.25 on [?, 4]" in wrong.reason

@@ -45,7 +45,10 @@ def _wrap_v1_layers(recorder, tf):
 
 
 def initializer_name(initializer):
-    """'glorot_uniform' for the default and for GlorotUniform(), 'RandomNormal(stddev=1.0)' and so on."""
+    """In Keras' string spelling: 'glorot_uniform' for the default and for GlorotUniform() (TF1's
+    glorot_uniform_initializer too), 'random_normal(mean=0.0, stddev=1.0)' and so on."""
+    import re
+
     if initializer is None:
         return "glorot_uniform"
     if isinstance(initializer, str):
@@ -53,15 +56,16 @@ def initializer_name(initializer):
     cls = type(initializer).__name__
     if cls in ("function", "partial"):
         return getattr(initializer, "__name__", cls)
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls).lower().replace("_initializer", "").replace("_v2", "")
+    if name in ("glorot_uniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal", "lecun_uniform",
+                "zeros", "ones"):
+        return name
     try:
         config = initializer.get_config()
     except Exception:  # noqa: BLE001 - an initializer without a config
         config = {}
     shown = ", ".join(f"{k}={v!r}" for k, v in config.items() if k != "seed" and v is not None)
-    if cls in ("GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal", "LecunUniform",
-               "Zeros", "Ones", "glorot_uniform_initializer", "zeros_initializer", "ones_initializer"):
-        shown = ""
-    return f"{cls}({shown})" if shown else cls
+    return f"{name}({shown})" if shown else name
 
 
 def own_value(arguments, shape, tf):

@@ -62,16 +62,16 @@ def check_dropouts(original, migrated, shared_masks):
 
 
 def check_pipeline(original, migrated):
-    """Input pipelines are only a hint: a Keras program may build its eval pipeline before training."""
+    """Input pipelines are only a hint, and only their shuffles: a Keras program may build its eval pipeline
+    before training, a TF1 Estimator after."""
     o, m = original.pipeline, migrated.pipeline
     none = "(no shuffle/batch/repeat)"
     scope = (f"input order: real shuffles, seeded alike on both sides; pipelines: original {' -> '.join(o) or none}; "
              f"migrated {' -> '.join(m) or none}")
+    shuffles_o, shuffles_m = [p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")]
     hint = ""
-    if o != m:
-        shuffles = ([p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")])
-        what = "shuffles" if shuffles[0] != shuffles[1] else "pipelines"
-        hint = (f"the input {what} differ: original {' -> '.join(o) or 'none'}; migrated "
+    if shuffles_o != shuffles_m:  # batch/repeat calls also come from eval pipelines built before training
+        hint = (f"the input shuffles differ: original {' -> '.join(o) or 'none'}; migrated "
                 f"{' -> '.join(m) or 'none'}")
     return scope, hint
 
@@ -119,18 +119,18 @@ def check_eval(original, migrated, rtol, atol):
 
 
 def compare_the_rest(result):
-    """Everything besides the losses (issue 9): returns (causes of divergence, hints) and fills
-    `result.compared`, the scope of the proof that the reports print."""
+    """Everything besides the losses (issue 9): returns the differences found before training (initial
+    values, dropouts: they explain a loss divergence), those found after it (state, eval results: they
+    follow from one), and hints; fills `result.compared`, the scope of the proof that the reports print."""
     o, m = result.original, result.migrated
     steps = (f"steps: {len(o.losses)} original, {len(m.losses)} migrated; per-step losses compared "
              + (f"exactly (first {compare.EXACT_ATOL_STEPS} within atol {result.atol:g}, then rtol {result.rtol:g})"
                 if result.mode == "exact" else f"statistically against {len(result.original_runs)} original runs"))
     result.compared = [steps, f"variables: {result.alignment}"]
-    causes, hints = [], []
-    for scope, found in (check_initial(o, m),
-                         check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
+    before, after, hints = [], [], []
+    for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
         result.compared.append(scope)
-        causes += found
+        before += found
     scope, hint = check_pipeline(o, m)
     result.compared.append(scope)
     hints += [hint] if hint else []
@@ -138,8 +138,8 @@ def compare_the_rest(result):
         for scope, found in (check_state(o, m, result.rtol, result.atol),
                              check_eval(o, m, result.rtol, result.atol)):
             result.compared.append(scope)
-            causes += found
+            after += found
     else:
         result.compared.append("non-trainable state and eval results: not compared (asynchronous training "
                                "differs from run to run)")
-    return causes, hints
+    return before, after, hints

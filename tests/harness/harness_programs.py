@@ -126,8 +126,8 @@ features = [[1., 1.5], [2., 2.5], [3., 3.5], [4., 4.5]]
 labels = [[0.3], [0.5], [0.7], [0.9]]
 
 dataset = tf.data.Dataset.from_tensor_slices((features, labels)).batch(2).repeat(3)
-model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
-# TF1 canned estimators sum the loss over the batch (v1 default Reduction.SUM)
+# TF1's LinearRegressor starts from zeros; it sums the loss over the batch (v1 default Reduction.SUM)
+model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="{initializer}")])
 model.compile(tf.keras.optimizers.SGD(0.05), tf.keras.losses.MeanSquaredError(reduction="{reduction}"))
 model.fit(dataset, verbose=0)
 '''

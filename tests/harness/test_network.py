@@ -17,7 +17,7 @@ import pytest
 
 from harness_support import ROOT, SEED_DIR, listening_ports
 from harness_programs import keras_mlp, tf1_mlp, write
-from tf2migrate.harness import api, netns
+from tf2migrate.harness import api, netns, report
 
 WAIT_FOR_PROBE = '''
 # added by test_network: stay up (servers and all) until the test has probed the cluster
@@ -155,6 +155,8 @@ def test_no_port_of_a_running_cluster_is_reachable_from_outside(outside, verify,
     assert len(probe.ports - probe.skipped) >= servers, probe.ports   # the cluster was up while probed
     assert probe.reached == [], f"cluster ports reachable from the network: {probe.reached}"
     assert result.network.startswith("isolated: ")
+    assert f"network: {result.network}" in report.summary_lines(result)
+    assert report.to_dict(result)["network"] == result.network
     assert result.verdict == "EQUIVALENT", result.reason   # the tasks of each side still reached each other
 
 

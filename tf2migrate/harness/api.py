@@ -194,15 +194,16 @@ def _judge(result):
     else:
         v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
                                 result.rtol, result.atol)
-    causes, hints = checks.compare_the_rest(result)
+    before, after, hints = checks.compare_the_rest(result)
     result.verdict, result.reason = v.verdict, v.reason
     if v.verdict == compare.DIVERGED and result.mode == "exact":
         hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
         result.reason = f"{v.reason}; {hint}" if hint else v.reason
-    if causes:
+    if v.verdict == compare.DIVERGED and before:   # what differs before training explains the losses
+        result.reason = f"{result.reason}; " + "; ".join(before)
+    elif v.verdict != compare.DIVERGED and before + after:
         result.verdict = compare.DIVERGED
-        result.reason = "; ".join(causes) + (f"; {result.reason}" if v.verdict == compare.DIVERGED
-                                             else f" (the losses agree: {v.reason})")
+        result.reason = "; ".join(before + after) + f" (the losses agree: {v.reason})"
     if result.verdict == compare.DIVERGED and hints:
         result.reason += "; " + "; ".join(hints)
     if result.accepted_fixes:

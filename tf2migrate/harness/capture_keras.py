@@ -10,6 +10,7 @@ import inspect
 import threading
 
 from tf2migrate.harness.capture_dtensor import DTensorLosses, is_dtensor_step
+from tf2migrate.harness.capture_state import initializer_name, numpy_value, own_value, track_state
 from tf2migrate.harness.partitions import sharded_name
 from tf2migrate.harness.recorder import StepCapReached, clean_name
 
@@ -60,14 +61,14 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
             return original(*bound.args, **bound.kwargs)
         if not trainable:
             var = original(*bound.args, **bound.kwargs)
-            _track_state(self, var, recorder, tf)
+            track_state(self, var, recorder, tf)
             return var
         wanted = f"{self.name}/{a.get('name')}"
         shape = tuple(tf.TensorShape(a.get("shape") or ()).as_list())
         value = aligner.take(wanted, shape) if aligner else None
         own, user_initializer = None, a.get("initializer")
         if value is not None:
-            own = _own_value(a, shape, tf)
+            own = own_value(a, shape, tf)
             a["initializer"] = _constant_initializer(value, tf)
         var = original(*bound.args, **bound.kwargs)
         name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
@@ -80,7 +81,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
             return var
         with tf.init_scope():
             try:
-                step0 = _numpy(var)
+                step0 = numpy_value(var)
             except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
                 recorder.notes.append(f"could not read the step-0 value of {name}")
                 return var
@@ -90,66 +91,6 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         return var
 
     Layer.add_weight = add_weight
-
-
-def initializer_name(initializer):
-    """'glorot_uniform' for the default and for GlorotUniform(), 'RandomNormal(stddev=1.0)' and so on."""
-    if initializer is None:
-        return "glorot_uniform"
-    if isinstance(initializer, str):
-        return initializer
-    cls = type(initializer).__name__
-    if cls in ("function", "partial"):
-        return getattr(initializer, "__name__", cls)
-    try:
-        config = initializer.get_config()
-    except Exception:  # noqa: BLE001 - an initializer without a config
-        config = {}
-    shown = ", ".join(f"{k}={v!r}" for k, v in config.items() if k != "seed" and v is not None)
-    if cls in ("GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal", "LecunUniform",
-               "Zeros", "Ones", "glorot_uniform_initializer", "zeros_initializer", "ones_initializer"):
-        shown = ""
-    return f"{cls}({shown})" if shown else cls
-
-
-def _own_value(arguments, shape, tf):
-    """What the program's own initializer gives a weight that alignment will overwrite (an unseeded Keras
-    initializer gives the same values on every call, so this is the value the weight would have had)."""
-    from keras.src import initializers
-
-    dtype = tf.as_dtype(arguments.get("dtype") or tf.float32)
-    init = arguments.get("initializer")
-    if init is None:
-        init = "glorot_uniform" if dtype.is_floating else "zeros"
-    try:
-        with tf.init_scope():
-            return _numpy(initializers.get(init)(shape, dtype=dtype))
-    except Exception:  # noqa: BLE001 - an initializer that needs more (a layout, a partition): not compared
-        return None
-
-
-def _numpy(value):
-    import numpy as np
-
-    if type(value).__name__ == "ShardedVariable":
-        return np.concatenate([v.numpy() for v in value.variables], axis=0)
-    return value.numpy()
-
-
-def _track_state(layer, var, recorder, tf):
-    """Non-trainable layer state (batch-norm moving mean and variance, ...): its step-0 value now, its
-    final value when the run ends. Metrics are layers too, but their counters are not model state."""
-    from keras.src.metrics import base_metric
-
-    if isinstance(layer, base_metric.Metric):
-        return
-    name = clean_name(var.name)
-    recorder.state_vars.setdefault(name, var)
-    with tf.init_scope():
-        try:
-            recorder.add_own_initial(name, _numpy(var))
-        except Exception:  # noqa: BLE001 - lazily initialised: compared at the end only
-            pass
 
 
 def _wrap_shim_variables(recorder, aligner, tf):

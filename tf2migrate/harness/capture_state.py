@@ -1,6 +1,6 @@
-"""What training leaves besides the loss: non-trainable layer state of TF1 graphs, and evaluate results.
+"""What a run holds besides its losses: own initial values, non-trainable layer state, evaluate results.
 
-TF2 layer state is tracked where Keras 2 creates weights (`capture_keras._track_state`). TF1 layers
+TF2 layer state is tracked where Keras 2 creates weights (`track_state`, called by `capture_keras`). TF1 layers
 (`tf.compat.v1.layers.batch_normalization`, Keras layers in a graph) create theirs through the v1
 `Layer.add_weight`, wrapped here; the TF1 capture hooks read those variables in their own session, at
 step 0 (`read_initial`) and when training ends (`read_final`). The result of every `evaluate` call
@@ -16,16 +16,16 @@ _state_by_graph = weakref.WeakKeyDictionary()
 def install(recorder):
     import tensorflow as tf
 
-    _wrap_v1_layers(recorder, tf)
-    _wrap_keras_evaluate(recorder)
-    _wrap_estimator_evaluate(recorder)
+    for wrap in (_wrap_v1_layers, _wrap_keras_evaluate, _wrap_estimator_evaluate):
+        try:
+            wrap(recorder, tf)
+        except ImportError:  # Keras 3 (TF 2.16+) or no tensorflow_estimator: nothing of that kind to wrap
+            pass
 
 
 def _wrap_v1_layers(recorder, tf):
     from keras.src.engine import base_layer_v1
     from keras.src.metrics import base_metric
-
-    from tf2migrate.harness.capture_keras import initializer_name
 
     original = base_layer_v1.Layer.add_weight
 
@@ -42,6 +42,70 @@ def _wrap_v1_layers(recorder, tf):
         return var
 
     base_layer_v1.Layer.add_weight = add_weight
+
+
+def initializer_name(initializer):
+    """In Keras' string spelling: 'glorot_uniform' for the default and for GlorotUniform() (TF1's
+    glorot_uniform_initializer too), 'random_normal(mean=0.0, stddev=1.0)' and so on."""
+    import re
+
+    if initializer is None:
+        return "glorot_uniform"
+    if isinstance(initializer, str):
+        return initializer
+    cls = type(initializer).__name__
+    if cls in ("function", "partial"):
+        return getattr(initializer, "__name__", cls)
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls).lower().replace("_initializer", "").replace("_v2", "")
+    if name in ("glorot_uniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal", "lecun_uniform",
+                "zeros", "ones"):
+        return name
+    try:
+        config = initializer.get_config()
+    except Exception:  # noqa: BLE001 - an initializer without a config
+        config = {}
+    shown = ", ".join(f"{k}={v!r}" for k, v in config.items() if k != "seed" and v is not None)
+    return f"{name}({shown})" if shown else name
+
+
+def own_value(arguments, shape, tf):
+    """What the program's own initializer gives a weight that alignment will overwrite (an unseeded Keras
+    initializer gives the same values on every call, so this is the value the weight would have had)."""
+    from keras.src import initializers
+
+    dtype = tf.as_dtype(arguments.get("dtype") or tf.float32)
+    init = arguments.get("initializer")
+    if init is None:
+        init = "glorot_uniform" if dtype.is_floating else "zeros"
+    try:
+        with tf.init_scope():
+            return numpy_value(initializers.get(init)(shape, dtype=dtype))
+    except Exception:  # noqa: BLE001 - an initializer that needs more (a layout, a partition): not compared
+        return None
+
+
+def numpy_value(value):
+    import numpy as np
+
+    if type(value).__name__ == "ShardedVariable":
+        return np.concatenate([v.numpy() for v in value.variables], axis=0)
+    return value.numpy()
+
+
+def track_state(layer, var, recorder, tf):
+    """Non-trainable layer state (batch-norm moving mean and variance, ...): its step-0 value now, its
+    final value when the run ends. Metrics are layers too, but their counters are not model state."""
+    from keras.src.metrics import base_metric
+
+    if isinstance(layer, base_metric.Metric):
+        return
+    name = clean_name(var.name)
+    recorder.state_vars.setdefault(name, var)
+    with tf.init_scope():
+        try:
+            recorder.add_own_initial(name, numpy_value(var))
+        except Exception:  # noqa: BLE001 - lazily initialised: compared at the end only
+            pass
 
 
 def state_variables(graph):
@@ -87,7 +151,7 @@ def _metrics(result, names=None):
     return out
 
 
-def _wrap_keras_evaluate(recorder):
+def _wrap_keras_evaluate(recorder, tf):
     from keras.src.engine import training
 
     original = training.Model.evaluate
@@ -100,11 +164,9 @@ def _wrap_keras_evaluate(recorder):
     training.Model.evaluate = evaluate
 
 
-def _wrap_estimator_evaluate(recorder):
-    try:
-        from tensorflow_estimator.python.estimator import estimator as est_lib
-    except ImportError:
-        return
+def _wrap_estimator_evaluate(recorder, tf):
+    from tensorflow_estimator.python.estimator import estimator as est_lib
+
     original = est_lib.Estimator.evaluate
 
     def evaluate(self, *args, **kwargs):

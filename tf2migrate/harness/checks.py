@@ -62,44 +62,41 @@ def check_dropouts(original, migrated, shared_masks):
 
 
 def check_pipeline(original, migrated):
-    """Input pipelines are only a hint: a Keras program may build its eval pipeline before training."""
+    """Input pipelines are only a hint, and only their shuffles: a Keras program may build its eval pipeline
+    before training, a TF1 Estimator after."""
     o, m = original.pipeline, migrated.pipeline
-    scope = ("input order: real shuffles, seeded alike on both sides; pipelines: original "
-             f"{' -> '.join(o) or '(no shuffle/batch/repeat)'}; migrated {' -> '.join(m) or '(no shuffle/batch/repeat)'}")
+    none = "(no shuffle/batch/repeat)"
+    scope = (f"input order: real shuffles, seeded alike on both sides; pipelines: original {' -> '.join(o) or none}; "
+             f"migrated {' -> '.join(m) or none}")
+    shuffles_o, shuffles_m = [p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")]
     hint = ""
-    if o != m:
-        shuffles = ([p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")])
-        what = "shuffles" if shuffles[0] != shuffles[1] else "pipelines"
-        hint = (f"the input {what} differ: original {' -> '.join(o) or 'none'}; migrated "
+    if shuffles_o != shuffles_m:  # batch/repeat calls also come from eval pipelines built before training
+        hint = (f"the input shuffles differ: original {' -> '.join(o) or 'none'}; migrated "
                 f"{' -> '.join(m) or 'none'}")
     return scope, hint
 
 
 def check_state(original, migrated, rtol, atol):
-    from tf2migrate.harness.inits import _take
+    from tf2migrate.harness.inits import pair_up
 
     state_o, state_m = _load(original.final_state), _load(migrated.final_state)
     if not state_o and not state_m:
         return "non-trainable state: none in either program", []
-    causes, pending, compared = [], list(state_m), 0
-    only_o = []
-    for name, a in state_o:
-        match = _take(pending, name, a.shape)
-        if match is None:
-            only_o.append(f"{name}{list(a.shape)}")
-            continue
-        compared += 1
-        other, b = match
+    pairs = pair_up(state_o, state_m)
+    causes, compared = [], len(pairs)
+    for name, a, other, b in pairs:
         diff = float(abs(a.astype("float64") - b.astype("float64")).max()) if a.size else 0.0
         bound = max(atol, rtol * float(abs(a).max())) if a.size else atol
         if diff > bound:
             label = name if name == other else f"{name} (migrated {other})"
             causes.append(f"non-trainable state differs after training: {label}: max abs diff {diff:.3g} "
                           f"(original mean {float(a.mean()):.6g}, migrated {float(b.mean()):.6g})")
-    if only_o or pending:
+    only_o = [f"{n}{list(v.shape)}" for n, v in state_o if n not in {p[0] for p in pairs}]
+    only_m = [f"{n}{list(v.shape)}" for n, v in state_m if n not in {p[2] for p in pairs}]
+    if only_o or only_m:
         causes.append("non-trainable state differs: " + "; ".join(
             ([f"only in the original: {', '.join(only_o)}"] if only_o else [])
-            + ([f"only in the migrated: {', '.join(f'{n}{list(v.shape)}' for n, v in pending)}"] if pending else [])))
+            + ([f"only in the migrated: {', '.join(only_m)}"] if only_m else [])))
     return f"non-trainable state: {compared} variables compared after training (rtol {rtol:g}, atol {atol:g})", causes
 
 
@@ -122,18 +119,18 @@ def check_eval(original, migrated, rtol, atol):
 
 
 def compare_the_rest(result):
-    """Everything besides the losses (issue 9): returns (causes of divergence, hints) and fills
-    `result.compared`, the scope of the proof that the reports print."""
+    """Everything besides the losses (issue 9): returns the differences found before training (initial
+    values, dropouts: they explain a loss divergence), those found after it (state, eval results: they
+    follow from one), and hints; fills `result.compared`, the scope of the proof that the reports print."""
     o, m = result.original, result.migrated
     steps = (f"steps: {len(o.losses)} original, {len(m.losses)} migrated; per-step losses compared "
              + (f"exactly (first {compare.EXACT_ATOL_STEPS} within atol {result.atol:g}, then rtol {result.rtol:g})"
                 if result.mode == "exact" else f"statistically against {len(result.original_runs)} original runs"))
     result.compared = [steps, f"variables: {result.alignment}"]
-    causes, hints = [], []
-    for scope, found in (check_initial(o, m),
-                         check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
+    before, after, hints = [], [], []
+    for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
         result.compared.append(scope)
-        causes += found
+        before += found
     scope, hint = check_pipeline(o, m)
     result.compared.append(scope)
     hints += [hint] if hint else []
@@ -141,8 +138,8 @@ def compare_the_rest(result):
         for scope, found in (check_state(o, m, result.rtol, result.atol),
                              check_eval(o, m, result.rtol, result.atol)):
             result.compared.append(scope)
-            causes += found
+            after += found
     else:
         result.compared.append("non-trainable state and eval results: not compared (asynchronous training "
                                "differs from run to run)")
-    return causes, hints
+    return before, after, hints

@@ -30,7 +30,7 @@ def install(seed, recorder, share_masks):
 
         def sampler(shape, dtype):
             k = counter.next(tf, x)
-            return _replica_slice(tf, shape, lambda full: tf.random.stateless_uniform(
+            return _replica_slice(tf, shape, _over_batch(tf, x, noise_shape), lambda full: tf.random.stateless_uniform(
                 full, seed=tf.stack([tf.constant(seed, tf.int64), k]), dtype=dtype))
 
         return original(x, rate, noise_shape, sampler, dummy_rng_step, name, default_name)
@@ -68,18 +68,30 @@ class DrawCounter:
             return iterator.get_next()
 
 
-def _replica_slice(tf, shape, draw):
+def _over_batch(tf, x, noise_shape):
+    """True when the mask has a row per example (not one row broadcast over the batch)."""
+    if noise_shape is None:
+        return True
+    first = tf.get_static_value(noise_shape, partial=True) if tf.is_tensor(noise_shape) else noise_shape
+    first = None if first is None or len(first) == 0 else first[0]
+    batch = x.shape[0] if getattr(x, "shape", None) is not None and x.shape.rank else None
+    return not (first == 1 and batch != 1)
+
+
+def _replica_slice(tf, shape, over_batch, draw):
     """Under N in-sync replicas each gets its rows of the mask of the global batch, as a single device
     would draw it, so a local original and a mirrored migration see the same masks."""
     ctx = tf.distribute.get_replica_context()
     replicas = ctx.num_replicas_in_sync if ctx is not None else 1
     shape = tf.convert_to_tensor(shape)
-    if replicas == 1 or not tf.executing_eagerly_outside_functions() or shape.shape[0] == 0:
+    if replicas == 1 or not tf.compat.v1.executing_eagerly_outside_functions() or shape.shape[0] == 0:
         return draw(shape)
+    if not over_batch:
+        return draw(shape)  # one row for the whole batch: the same row on every replica
     rows = shape[0]
     full = draw(tf.concat([[rows * replicas], shape[1:]], axis=0))
     start = tf.cast(ctx.replica_id_in_sync_group, rows.dtype) * rows
-    return tf.cond(tf.equal(rows, 1), lambda: full[:1], lambda: full[start:start + rows])
+    return full[start:start + rows]
 
 
 def _record(recorder, x, rate, noise_shape):
@@ -92,9 +104,9 @@ def _record(recorder, x, rate, noise_shape):
     if where[1] == "scratch" or recorder.dropout_thread not in (None, where):
         return
     recorder.dropout_thread = where
-    shape = getattr(x, "shape", None)
-    entry = {"rate": _number(rate), "input": _dims(shape)[1:] if shape is not None else None,
-             "noise_shape": _dims(noise_shape) if noise_shape is not None else None}
+    shape = _dims(getattr(x, "shape", None))
+    entry = {"rate": _number(rate), "input": shape[1:] if shape else None,
+             "noise_shape": _noise_dims(noise_shape, shape)}
     recorder.dropouts.append(entry)
 
 
@@ -119,6 +131,22 @@ def _number(value):
         return round(float(value), 6)
     except (TypeError, ValueError):
         return None  # a tensor (e.g. a fed keep_prob): compared by position only
+
+
+def _noise_dims(noise_shape, shape):
+    """None when the noise covers the whole input (Keras 3 spells that out as the input's shape)."""
+    if noise_shape is None:
+        return None
+    import tensorflow as tf
+
+    static = tf.get_static_value(noise_shape, partial=True) if tf.is_tensor(noise_shape) else noise_shape
+    dims = _dims(static) if static is not None else None
+    if dims is None:
+        return None if tf.is_tensor(noise_shape) else dims
+    if shape is not None and len(dims) == len(shape) and all(
+            d is None or s is None or d == s for d, s in zip(dims, shape)):
+        return None
+    return dims
 
 
 def _dims(shape):

@@ -86,13 +86,8 @@ def compare_initial(original, migrated, inits_o=None, inits_m=None):
     from tf2migrate.harness.partitions import merge_values
 
     inits_o, inits_m = inits_o or {}, inits_m or {}
-    pending = list(merge_values(migrated))
     checked, causes = 0, []
-    for name, a in merge_values(original):
-        match = _take(pending, name, a.shape)
-        if match is None:
-            continue
-        other, b = match
+    for name, a, other, b in pair_up(merge_values(original), merge_values(migrated)):
         checked += 1
         why = differs(a, b)
         if why:
@@ -106,9 +101,24 @@ def _initializer(names, name):
     return names.get(name) or names.get(name.split("/part_")[0])
 
 
-def _take(pending, name, shape):
-    for matcher in (lambda n, v: n == name and v.shape == shape, lambda n, v: v.shape == shape):
-        for i, (n, v) in enumerate(pending):
-            if matcher(n, v):
-                return pending.pop(i)
-    return None
+def pair_up(original, migrated):
+    """[(name, a, other, b)]: same name and shape first; the rest by creation order and shape, as the
+    alignment does, but only when both sides have the same number left (a side that reported only some of
+    its variables must not have them matched to others of the same shape)."""
+    by_name = {n: v for n, v in migrated}
+    pairs, rest_o = [], []
+    for name, a in original:
+        b = by_name.get(name)
+        if b is not None and b.shape == a.shape:
+            pairs.append((name, a, name, by_name.pop(name)))
+        else:
+            rest_o.append((name, a))
+    rest_m = [(n, v) for n, v in migrated if n in by_name]
+    if len(rest_o) == len(rest_m):
+        for name, a in rest_o:
+            for i, (other, b) in enumerate(rest_m):
+                if b.shape == a.shape:
+                    pairs.append((name, a, other, b))
+                    del rest_m[i]
+                    break
+    return pairs

@@ -21,7 +21,10 @@ import struct
 import subprocess
 import sys
 
+from tf2migrate.harness import processes
+
 CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
+PR_SET_PDEATHSIG = 1
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
 ISOLATED = "isolated: the cluster ran in a network namespace of its own with only loopback up ({how})"
 ALLOWED = "not isolated (--allow-network): the cluster's servers listened on every interface of this machine"
@@ -33,8 +36,7 @@ class Unavailable(Exception):
 
 
 def _libc():
-    libc = ctypes.CDLL(None, use_errno=True)
-    return libc
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def _check(result, what):
@@ -99,8 +101,6 @@ class Namespace:
         return ISOLATED.format(how=self.how)
 
     def close(self):
-        from tf2migrate.harness import processes
-
         processes.end(self.proc, grace=0.5)
 
 
@@ -108,8 +108,6 @@ def open_namespace(timeout=30.0):
     """Start the holder and wait for its answer; raise Unavailable with the reason when it has none."""
     if not sys.platform.startswith("linux"):
         raise Unavailable(f"network namespaces need Linux (this is {sys.platform})")
-    from tf2migrate.harness import processes
-
     proc = processes.spawn([sys.executable, "-m", "tf2migrate.harness.netns"], env=dict(os.environ),
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     ready, _, _ = select.select([proc.stdout], [], [], timeout)
@@ -122,6 +120,10 @@ def open_namespace(timeout=30.0):
 
 
 def main():
+    parent = os.getppid()
+    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)   # even a SIGKILLed verify leaves no holder behind
+    if os.getppid() != parent:
+        return 1
     try:
         how = _unshare()
         _loopback_up()

@@ -85,7 +85,8 @@ def to_dict(result):
             "failed_side": result.failed_side or None, "rewrite_diagnostics": result.rewrite_diagnostics,
             "accepted_fixes": result.accepted_fixes, "retried_ports": result.retried_ports,
             "network": result.network,
-            "details": result.details, "compared": result.compared, "original_run": side(result.original), "migrated_run": side(result.migrated),
+            "details": result.details, "compared": result.compared, "original_run": side(result.original),
+            "migrated_run": side(result.migrated),
             "original_repeats": [side(r) for r in result.original_runs[1:]]}
 
 

@@ -1,0 +1,88 @@
+"""The pure-Python checks of issue 9 (no TensorFlow): initial values compared as constants or as
+distributions, dropouts, pipelines, non-trainable state, eval results, and the reports that carry them."""
+import json
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from tf2migrate.harness import checks, inits, report
+from tf2migrate.harness.api import VerifyResult
+from tf2migrate.harness.runner import SideResult
+
+
+def glorot(rng, shape):
+    limit = np.sqrt(6 / sum(shape))
+    return rng.uniform(-limit, limit, size=shape).astype("float32")
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (2, 1), (3,), (8, 16), (64, 64), (784, 128)])
+def test_same_initializer_passes_at_every_size(shape):
+    rng = np.random.RandomState(0)
+    for _ in range(20):   # pairs of independent draws: a false DIVERGED would show here
+        assert inits.differs(glorot(rng, shape), glorot(rng, shape)) == ""
+
+
+def test_constants_must_match_exactly_and_random_is_not_constant():
+    rng = np.random.RandomState(1)
+    assert inits.differs(np.zeros(16), np.zeros(16)) == ""
+    assert inits.differs(np.ones((4, 4)), np.zeros((4, 4))) == "other constant"
+    assert inits.differs(glorot(rng, (2, 1)), np.zeros((2, 1))) == "constant against random"
+    assert inits.differs(np.array([0.73105]), np.array([0.0])) == "constant against random"   # one element
+    assert inits.differs(np.array([0.73105]), np.array([-0.2147])) == ""                     # two random draws
+    assert inits.describe(np.zeros((8, 16))) == "all zeros"
+    assert inits.describe(glorot(rng, (8, 16)), "glorot_uniform").startswith("~ glorot_uniform, mean")
+
+
+def test_scale_and_family_are_told_apart_when_there_are_enough_elements():
+    rng = np.random.RandomState(2)
+    assert "spreads differ" in inits.differs(glorot(rng, (8, 16)), rng.normal(0, 1.0, (8, 16)))
+    assert "means differ" in inits.differs(glorot(rng, (64, 64)), rng.uniform(0, 0.2, (64, 64)))
+    limit = np.sqrt(6 / 1024)   # same std, other family: only a large variable can tell
+    normal = rng.normal(0, limit / np.sqrt(3), (512, 512))
+    assert "Kolmogorov-Smirnov" in inits.differs(glorot(rng, (512, 512)), normal)
+
+
+def test_compare_initial_names_the_variable_and_both_distributions():
+    rng = np.random.RandomState(3)
+    o = [("dense/kernel", glorot(rng, (8, 16))), ("dense/bias", np.zeros(16))]
+    m = [("dense/kernel", np.zeros((8, 16))), ("dense/bias", np.zeros(16))]
+    checked, causes = inits.compare_initial(o, m, {"dense/kernel": "glorot_uniform"}, {"dense/kernel": "zeros"})
+    assert checked == 2 and len(causes) == 1
+    assert causes[0].startswith("dense/kernel: original ~ glorot_uniform, mean")
+    assert causes[0].endswith("migrated all zeros (constant against random)")
+
+
+def side(**kw):
+    base = dict(label="x", status="ok", losses=[1.0], variables=[], aligned=[], notes=[], api="v2", capture=[],
+                seconds=1.0)
+    base.update(kw)
+    return SideResult(**base)
+
+
+def test_dropouts_compared_by_count_rate_and_shape():
+    d = {"rate": 0.3, "input": [16], "noise_shape": None}
+    assert checks.check_dropouts(side(dropouts=[d]), side(dropouts=[d]), True)[1] == []
+    _, causes = checks.check_dropouts(side(dropouts=[d]), side(dropouts=[dict(d, rate=0.5)]), False)
+    assert causes == ["dropout 1 differs: original rate 0.3 on [?, 16], migrated rate 0.5 on [?, 16]"]
+    _, causes = checks.check_dropouts(side(dropouts=[d]), side(dropouts=[]), True)
+    assert causes == ["dropouts differ: the original applies 1 (rate 0.3 on [?, 16]), the migrated 0 (-)"]
+    fed = {"rate": None, "input": [16], "noise_shape": None}   # a fed keep_prob: compared by position only
+    assert checks.check_dropouts(side(dropouts=[fed]), side(dropouts=[d]), True)[1] == []
+
+
+def test_eval_results_and_reports_carry_the_scope(tmp_path):
+    o, m = side(eval_results=[{"loss": 0.5, "accuracy": 0.75}]), side(eval_results=[{"loss": 0.51}])
+    scope, causes = checks.check_eval(o, m, 1e-5, 1e-5)
+    assert scope == "eval results: loss of the last evaluate compared"
+    assert causes == ["eval loss differs: original 0.5, migrated 0.51 (rel diff 0.02)"]
+    only = checks.check_eval(o, side(), 1e-5, 1e-5)[0]
+    assert only == "eval results: not compared (only the original program evaluates)"
+    result = VerifyResult("DIVERGED", causes[0], "o.py", "m.py", "local", "exact", 1e-5, 1e-5, original=o, migrated=m,
+                          original_runs=[o], compared=["steps: 1 original, 1 migrated", scope])
+    assert "  - eval results: loss of the last evaluate compared" in report.summary_lines(result)
+    assert report.to_dict(result)["compared"] == result.compared
+    report.write_junit([result], str(tmp_path / "j.xml"))
+    props = {p.get("name"): p.get("value") for p in ET.parse(tmp_path / "j.xml").iter("property")}
+    assert props["compared.eval results"] == scope
+    json.dumps(report.to_dict(result))

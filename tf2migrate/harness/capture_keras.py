@@ -145,6 +145,7 @@ def _wrap_train_step(Model, tf):
 
             def train_step(data):
                 _tls.in_train_step, _tls.loss = True, None
+                _tls.steps_traced = getattr(_tls, "steps_traced", 0) + 1  # see steps_traced()
                 try:
                     logs = inner(data)
                 finally:
@@ -160,6 +161,12 @@ def _wrap_train_step(Model, tf):
 
     Model.compute_loss = compute_loss
     Model.make_train_function = make_train_function
+
+
+def steps_traced() -> int:
+    """How many train steps this thread has traced: with steps_per_execution > 1 Keras traces the step twice
+    in one function (the first step, then the loop over the others), and the first step is the one to census."""
+    return getattr(_tls, "steps_traced", 0)
 
 
 def _steps_per_execution(model) -> int:

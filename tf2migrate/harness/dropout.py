@@ -98,7 +98,9 @@ def _record(recorder, x, rate, noise_shape):
     """The dropouts of the first training step (later steps repeat them), as the first trace (or eager
     step) on the first thread that builds any sees them: Keras may trace a step several times, and
     MirroredStrategy traces each replica in its own thread."""
-    if recorder.losses:
+    from tf2migrate.harness.capture_keras import steps_traced
+
+    if recorder.losses or steps_traced() > 1:  # later steps (steps_per_execution traces the step twice) repeat it
         return
     where = (threading.get_ident(), _trace())
     if where[1] == "scratch" or recorder.dropout_thread not in (None, where):

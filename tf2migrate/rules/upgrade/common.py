@@ -115,6 +115,19 @@ def positional(call: cst.Call) -> list:
     return [a for a in call.args if a.keyword is None]
 
 
+def tf1_call_by_keyword(ctx, original: cst.Call, updated: cst.Call, names: frozenset, tf1_args) -> tuple:
+    """(literal, canonical, args): a call to one of `names` not written through compat.v1, with its
+    positional arguments named after `tf1_args` (a dict of canonical name -> argument names, or one tuple
+    for every name); None when the call is not one, spreads `*args`, or passes more than TF1 took."""
+    literal, canonical = called(ctx, original, names)
+    if canonical is None or literal.startswith("tf.compat.v1.") or positional(updated) is None:
+        return None
+    params = tf1_args[canonical] if isinstance(tf1_args, dict) else tf1_args
+    if len(positional(updated)) > len(params):
+        return None
+    return literal, canonical, to_keywords(updated.args, params)
+
+
 def to_keywords(args, names) -> list:
     """`args` with positional argument i turned into `names[i]=` (for i past the ones kept positional)."""
     out, i = [], 0

@@ -5,7 +5,7 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import arg_value, keyword_arg
-from tf2migrate.rules.upgrade.common import called, choose, keyword, literal_bool, positional, to_keywords
+from tf2migrate.rules.upgrade.common import choose, keyword, literal_bool, tf1_call_by_keyword
 
 GLIMPSE = frozenset({"tf.image.extract_glimpse"})
 TF1_ARGS = (None, None, None, None, None, "uniform_noise", "name", "noise")
@@ -33,12 +33,10 @@ class ExtractGlimpse(Plugin):
     )
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        literal, canonical = called(self.ctx, original, GLIMPSE)
-        if canonical is None or literal.startswith("tf.compat.v1.") or positional(updated) is None:
+        bound = tf1_call_by_keyword(self.ctx, original, updated, GLIMPSE, TF1_ARGS)
+        if bound is None:
             return updated
-        if len(positional(updated)) > len(TF1_ARGS):
-            return updated
-        args = to_keywords(updated.args, TF1_ARGS)
+        literal, canonical, args = bound
         call = cst.Call(func=updated.func, args=args)
         centered, normalized = arg_value(call, "centered", 3), arg_value(call, "normalized", 4)
         if all(v is not None and literal_bool(v) is not True for v in (centered, normalized)):

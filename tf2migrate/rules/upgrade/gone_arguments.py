@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
-from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, literal_bool, positional, tf1_here, to_keywords
+from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, literal_bool, tf1_call_by_keyword, tf1_here
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ GONE = {
                           "return_same_structure", True, False),
     "tf.nn.ctc_beam_search_decoder": Gone((None,) * 4 + ("merge_repeated",), "merge_repeated", False, True),
 }
+_TF1_ARGS = {name: gone.tf1_args for name, gone in GONE.items()}
 
 
 class GoneArguments(Plugin):
@@ -59,13 +60,11 @@ class GoneArguments(Plugin):
     )
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        literal, canonical = called(self.ctx, original, self.claims)
-        if canonical is None or literal.startswith("tf.compat.v1.") or positional(updated) is None:
+        bound = tf1_call_by_keyword(self.ctx, original, updated, self.claims, _TF1_ARGS)
+        if bound is None:
             return updated
+        literal, canonical, args = bound
         gone = GONE[canonical]
-        if len(positional(updated)) > len(gone.tf1_args):
-            return updated
-        args = to_keywords(updated.args, gone.tf1_args)
         given = next((a for a in args if a.keyword is not None and a.keyword.value == gone.name), None)
         value = literal_bool(given.value) if given is not None else gone.tf1_default
         keep_v1 = value is not gone.tf2_value

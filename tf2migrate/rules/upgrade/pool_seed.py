@@ -5,7 +5,7 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import append_arg, keyword_arg
-from tf2migrate.rules.upgrade.common import called, keyword, literal_bool, positional, to_keywords
+from tf2migrate.rules.upgrade.common import keyword, literal_bool, tf1_call_by_keyword
 
 POOLS = frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})
 TF1_ARGS = (None, None, None, None, "deterministic", "seed", "seed2", "name")
@@ -32,12 +32,10 @@ class PoolSeed(Plugin):
     )
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        literal, canonical = called(self.ctx, original, POOLS)
-        if canonical is None or literal.startswith("tf.compat.v1.") or positional(updated) is None:
+        bound = tf1_call_by_keyword(self.ctx, original, updated, POOLS, TF1_ARGS)
+        if bound is None:
             return updated
-        if len(positional(updated)) > len(TF1_ARGS):
-            return updated
-        args = to_keywords(updated.args, TF1_ARGS)
+        literal, canonical, args = bound
         call = cst.Call(func=updated.func, args=args)
         deterministic, seed2 = keyword(call, "deterministic"), keyword(call, "seed2")
         if deterministic is None and seed2 is None:

@@ -29,9 +29,9 @@ def install(seed, recorder, share_masks):
             return tf.identity(x)
 
         def sampler(shape, dtype):
-            k = counter.next(tf, x)
-            return _replica_slice(tf, shape, _over_batch(tf, x, noise_shape), lambda full: tf.random.stateless_uniform(
-                full, seed=tf.stack([tf.constant(seed, tf.int64), k]), dtype=dtype))
+            key = tf.stack([tf.constant(seed, tf.int64), counter.next(tf, x)])
+            return _replica_slice(tf, shape, _over_batch(tf, x, noise_shape),
+                                  lambda full: tf.random.stateless_uniform(full, seed=key, dtype=dtype))
 
         return original(x, rate, noise_shape, sampler, dummy_rng_step, name, default_name)
 

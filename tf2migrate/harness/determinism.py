@@ -4,10 +4,12 @@ Graph-mode and eager `Dataset.shuffle` never produce the same order even with eq
 masks differ the same way (see harness-findings.md), so both sides run with shuffle as the identity and
 dropout switched off; seeds are fixed for everything else (initializers the alignment does not cover).
 """
+import importlib
 import random
 
 
-def apply(seed, recorder):
+def apply(seed, recorder, keras=None):
+    """`keras`: the `versions.Keras` behind `tf.keras` (its Dropout layer is patched)."""
     import numpy as np
     import tensorflow as tf
 
@@ -16,7 +18,7 @@ def apply(seed, recorder):
     tf.random.set_seed(seed)
     _seed_every_graph(seed)
     _identity_shuffle(tf)
-    _no_dropout(tf)
+    _no_dropout(tf, keras.root if keras else "keras")
     _seed_estimators(seed)
     recorder.notes.append(f"seed {seed}; Dataset.shuffle made the identity; dropout disabled")
 
@@ -38,7 +40,7 @@ def _identity_shuffle(tf):
     tf.compat.v1.data.experimental.shuffle_and_repeat = shuffle_and_repeat
 
 
-def _no_dropout(tf):
+def _no_dropout(tf, keras_root):
     def dropout_v2(x, rate=None, noise_shape=None, seed=None, name=None, **kwargs):
         return tf.identity(x)
 
@@ -52,9 +54,9 @@ def _no_dropout(tf):
     def layers_dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
         return tf.identity(inputs)
 
-    tf.compat.v1.layers.dropout = layers_dropout
-    from keras.src.layers.regularization import dropout as keras_dropout
-
+    if keras_root != "keras" or "engine" in tf.keras.layers.Layer.__module__:  # Keras 3 has no tf.compat.v1.layers
+        tf.compat.v1.layers.dropout = layers_dropout
+    keras_dropout = importlib.import_module(f"{keras_root}.src.layers.regularization.dropout")  # Keras 2 and 3
     keras_dropout.Dropout.call = lambda self, inputs, training=None: tf.identity(inputs)
 
 

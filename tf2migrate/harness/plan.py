@@ -15,13 +15,14 @@ from tf2migrate.harness.runner import Side, Task
 
 def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
                init_out=None, init_in=None, init_override=None, abort_path=None, abort_marker=None, home=None,
-               on_progress=print):
-    """`abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes."""
+               on_progress=print, python=None):
+    """`abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes.
+    `python`: the interpreter of this side's processes (None: this one)."""
     base = {"script": os.path.abspath(script), "home": home or os.path.dirname(os.path.abspath(script)),
             "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
-            "wait_timeout": timeout}
+            "wait_timeout": timeout, "uses_estimator": facts.uses_estimator}
     if role == "original" and not facts.uses_estimator and not facts.strategies:
         # the reference run: a program that builds no strategy of its own trains as written, locally
         topology = type(topology)("local")
@@ -37,7 +38,7 @@ def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_
                     wrap_strategy=not facts.strategies and topology.kind != "local",
                     start_servers=topology.kind == "ps" and not facts.starts_servers)
         tasks = [Task("main", spec)]
-    side = Side(label, tasks, timeout, workdir, on_progress)
+    side = Side(label, tasks, timeout, workdir, on_progress, python=python)
     side.merge_trainers = estimator_cluster  # TF1 clusters: every trainer's steps count, in time order
     side.init_path, side.abort_marker = init_out, abort_marker
     return side

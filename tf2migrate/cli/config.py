@@ -19,7 +19,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy"}
+KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy",
+        "target"}
 
 
 class ConfigError(Exception):

@@ -13,6 +13,7 @@ from tf2migrate.engine.process import Mode
 
 
 STRATEGIES = ("auto", "parameter-server", "multi-worker", "mirrored", "none")
+TARGETS = ("keras3", "tf-keras")
 
 
 def _options(fn):
@@ -30,6 +31,9 @@ def _options(fn):
                      help="pyproject.toml to read [tool.tf2migrate] from."),
         click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
                      help="Strategy for converted Estimators (default: auto, from what the code builds)."),
+        click.option("--target", type=click.Choice(TARGETS), default=None,
+                     help="Keras of the output: keras3 (TF 2.16+ and 2.15; default) or tf-keras (Keras 2, "
+                          "the tf-keras package on TF 2.16+)."),
         click.option("-q", "--quiet", is_flag=True, help="Print only errors."),
         click.option("-v", "--verbose", count=True, help="Also print the fixes applied."),
     ]):
@@ -38,7 +42,7 @@ def _options(fn):
 
 
 def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
-            quiet, verbose):
+            target, quiet, verbose):
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules.tables import tables_dir
@@ -54,7 +58,11 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         select=parse_codes(select) or parse_codes(settings.get("select")) or ("ALL",),
         ignore=parse_codes(ignore) or parse_codes(settings.get("ignore")),
         strategy=strategy or settings.get("strategy", "auto"),
+        target=target or settings.get("target", "keras3"),
     )
+    if selection.target not in TARGETS:
+        raise click.UsageError(f"[tool.tf2migrate] target must be one of {', '.join(TARGETS)}, "
+                               f"not {selection.target!r}")
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
     extra = tuple(settings.get("extend-exclude", ()))
     use_cache = not no_cache and settings.get("cache", True)

@@ -33,7 +33,8 @@ def digest(data: bytes) -> str:
 
 def rules_fingerprint(selection, tables_folder: Path) -> str:
     h = hashlib.sha256(__version__.encode())
-    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy)).encode())
+    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy,
+                   selection.target)).encode())
     for path in sorted(tables_folder.glob("*.toml")):
         h.update(path.read_bytes())
     package = Path(__file__).resolve().parent.parent

@@ -12,11 +12,13 @@ from tf2migrate.engine.diagnostics import code_matches
 
 @dataclass(frozen=True)
 class Selection:
-    """Which codes run (prefix match), plus the rewrite's choices (`strategy`: auto, none, ...)."""
+    """Which codes run (prefix match), plus the rewrite's choices (`strategy`: auto, none, ...; `target`: the
+    Keras the output is written for, keras3 or tf-keras)."""
 
     select: tuple = ("ALL",)
     ignore: tuple = ()
     strategy: str = "auto"
+    target: str = "keras3"
 
     def enabled(self, code: str) -> bool:
         return code_matches(code, self.select) and not code_matches(code, self.ignore)

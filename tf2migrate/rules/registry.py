@@ -14,6 +14,7 @@ from tf2migrate.rules.custom_loops.scope import OutsideScope
 from tf2migrate.rules.dist_input.plugin import DistributedInput
 from tf2migrate.rules.embedding_lookup import EmbeddingLookupStrategy
 from tf2migrate.rules.estimator.plugin import EstimatorToKeras
+from tf2migrate.rules.keras_target import KerasTarget
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
@@ -21,7 +22,7 @@ from tf2migrate.rules.tables import load_tables
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
-    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
+    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras, KerasTarget,
 )
 
 

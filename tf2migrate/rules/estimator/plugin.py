@@ -10,7 +10,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, scope, shim, strategy, uses
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, scope, shim, strategy, target, uses
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -40,8 +40,11 @@ class EstimatorToKeras(Plugin):
         if not ctx.report(prog.call, "TFM301"):
             return updated
         for node, code, message in notes:
-            ctx.report(node, code, message, severity=Severity.INFO)
-        return updated.with_changes(body=flat.unflatten(updated, body, marks) if flat else body)
+            ctx.report(node, code, message, severity=Severity.WARNING if code == "TFM320" else Severity.INFO)
+        body = flat.unflatten(updated, body, marks) if flat else body
+        if any(code == "TFM320" for _, code, _ in notes):
+            body = target.with_legacy_switch(body, updated)
+        return updated.with_changes(body=body)
 
     def _convert(self, prog, original, updated):
         ctx = self.ctx
@@ -62,6 +65,7 @@ class EstimatorToKeras(Plugin):
             if key in ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs"):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
+        w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan, model, ctx)
         w.strategy_var = prog.strategy_var or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
@@ -69,6 +73,8 @@ class EstimatorToKeras(Plugin):
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
         notes = list(getattr(model, "notes", [])) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
+        if why_keras2:
+            notes.append((prog.call, "TFM320", why_keras2))
         new_body, carried, marks = [], None, {}  # marks: statement index -> where its output starts
         for i, stmt in enumerate(updated.body):
             marks[i] = len(new_body)
@@ -91,6 +97,8 @@ class EstimatorToKeras(Plugin):
                     new_body += self._run_statements(orig, stmt, r, w)
                 except Unreadable as problem:
                     prog.blockers.append(problem)
+            elif assemble.unused_columns(orig, prog, w, original):
+                carried = carried if carried is not None else stmt.leading_lines
             else:
                 new_body.append(assemble.render_kept(stmt, prog, ctx))
         marks[len(updated.body)] = len(new_body)

@@ -3,7 +3,7 @@ through `Layer.add_weight` and the per-step loss from `compute_loss` inside `tra
 
 Keras 3 differs from Keras 2 where the capture touches it: `add_weight` takes `shape` first and a keyword
 `name`, and variables are named by their layer's path (recorded as `layer/weight`, the TF1 and Keras 2
-form). The step loss is taken as under Keras 2 (`capture_keras._wrap_train_step`), scaled for Keras 3's
+form, or the whole path when two layers share a name). The step loss is taken as under Keras 2 (`capture_keras._wrap_train_step`), scaled for Keras 3's
 mean over replicas.
 """
 import functools
@@ -36,6 +36,8 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
                 kwargs["initializer"] = initializer
         var = original(self, *args, **kwargs)
         name = clean_name(wanted)
+        if any(v["name"] == name for v in recorder.variables):   # two GRUs' cells are both `gru_cell`
+            name = clean_name(getattr(var, "path", None) or var.name)
         recorder.add_variable(name, shape)
         if value is not None:
             recorder.aligned.append(name)

@@ -33,11 +33,25 @@ def test_wrong_learning_rate_diverges_across_versions(seed_pair, verify, tmp_pat
 
 
 @pytest.mark.slow
-def test_strict_tolerance_stays_available_across_versions(seed_pair, verify):
-    original, migrated = seed_pair
-    result = verify(original, migrated, init_values=SEED_INIT, migrated_python=tf221_python(), tolerance="strict")
-    assert (result.rtol, result.atol) == (tolerance.STRICT_RTOL, tolerance.STRICT_ATOL)
-    assert "strict defaults, as asked" in result.tolerance
+def test_cli_strict_tolerance_stays_available_across_versions(seed_pair, tmp_path):
+    import json
+
+    import numpy as np
+    from click.testing import CliRunner
+
+    from tf2migrate.cli.verify_cmd import verify as verify_command
+
+    init = str(tmp_path / "init.npz")
+    np.savez(init, **{k: np.asarray(v, dtype=np.float32) for k, v in SEED_INIT.items()})
+    report = str(tmp_path / "out.json")
+    out = CliRunner().invoke(verify_command, [*seed_pair, "--init", init, "--migrated-python", tf221_python(),
+                                              "--tolerance", "strict", "--json", report])
+    assert out.exit_code == 0, out.output
+    assert "tolerance: rtol 1e-05, atol 1e-05: strict defaults, as asked, although the original ran on TF 2.15" \
+        in out.output
+    assert "migrated: " + tf221_python() in out.output and "TF 2.21.0" in out.output
+    data = json.load(open(report))
+    assert data["migrated_run"]["versions"]["tensorflow"] == "2.21.0" and data["rtol"] == 1e-5
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_
             "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
-            "wait_timeout": timeout, "uses_estimator": facts.uses_estimator}
+            "wait_timeout": timeout, "uses_estimator": role == "original" and facts.uses_estimator}
     if role == "original" and not facts.uses_estimator and not facts.strategies:
         # the reference run: a program that builds no strategy of its own trains as written, locally
         topology = type(topology)("local")

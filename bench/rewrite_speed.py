@@ -99,9 +99,9 @@ def one_file_inputs(tree: Path, workdir: Path) -> dict:
     """Two ~1,000-line files cut from real estimator modules: one that needs a rewrite (LibCST must
     parse it), one that the cheap pre-pass (trigger words, then `ast`) proves clean."""
     from tf2migrate.engine.process import Status, precheck  # the tool's own pre-pass
-    from tf2migrate.rules.wake_words import trigger_pattern
+    from tf2migrate.rules.wake_words import triggers
 
-    pattern = trigger_pattern()
+    pattern = triggers()
 
     def settled_by_prepass(text: str) -> bool:
         done = precheck("cut.py", text.encode("utf-8"), pattern)[1]
@@ -127,7 +127,7 @@ def one_file_inputs(tree: Path, workdir: Path) -> dict:
         target = folder / Path(source).name
         target.write_text(text, encoding="utf-8")
         (folder / "pyproject.toml").write_text("")
-        words = sorted({w for groups in pattern.findall(text) for w in groups if w})
+        words = sorted(set().union(*pattern.scan(text)))
         out[label] = (target, source, text.count("\n"), words)
     return out
 

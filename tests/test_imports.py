@@ -59,3 +59,39 @@ def test_v2_alias_prefers_plain_tensorflow():
 def test_canonical_tf():
     assert canonical_tf("tensorflow.compat.v1") == "tf"
     assert canonical_tf("tensorflow_estimator.python") is None
+
+
+ASSIGNED = [  # a module-level name assigned a TensorFlow path once is an alias like an import's
+    ("import tensorflow as tf\ntf1 = tf.compat.v1", "tf1.estimator.Estimator", "tf.estimator.Estimator"),
+    ("import tensorflow as tf\nlayers = tf.contrib.layers", "layers.fully_connected", "tf.contrib.layers.fully_connected"),
+    ("import tensorflow as tf\nEst = tf.estimator.Estimator", "Est", "tf.estimator.Estimator"),
+    ("import tensorflow as tf\ntry:\n    est = tf.estimator\nexcept AttributeError:\n    pass", "est.TrainSpec",
+     "tf.estimator.TrainSpec"),
+    ("import tensorflow as tf\nv1 = tf.compat.v1\nest = v1.estimator", "est.EvalSpec", "tf.estimator.EvalSpec"),
+]
+NOT_ALIASES = [  # bound twice, rebound in a function, or not a TensorFlow path: no alias
+    "import tensorflow as tf\ntf1 = tf.compat.v1\ntf1 = other",
+    "import tensorflow as tf\ntf1 = tf.compat.v1\nfor tf1 in x:\n    pass",
+    "import tensorflow as tf\ntf1 = tf.compat.v1\ndef f():\n    global tf1\n    tf1 = None",
+    "import numpy as np\ntf1 = np.compat",
+    "tf1 = tf.compat.v1",
+]
+
+
+@pytest.mark.parametrize("header,expr,canonical", ASSIGNED)
+def test_assignment_alias_resolves(header, expr, canonical):
+    assert _resolve(header, expr)[1] == canonical
+
+
+@pytest.mark.parametrize("header", NOT_ALIASES)
+def test_ambiguous_assignment_is_no_alias(header):
+    assert _resolve(header, "tf1.estimator.Estimator")[1] is None
+
+
+def test_assignment_alias_target_is_not_renamed_as_a_reference():
+    from tf2migrate.engine.api import rewrite_text
+
+    code = "import tensorflow as tf\nMS = tf.contrib.distribute.MirroredStrategy\nstrategy = MS()\n"
+    out = rewrite_text(code).code
+    assert out.splitlines()[1] == "MS = tf.distribute.MirroredStrategy"  # the alias is fixed, not `tf.x = tf.x`
+    assert "contrib" not in out

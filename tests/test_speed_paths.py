@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tf2migrate.engine.process import Status, precheck
-from tf2migrate.rules.wake_words import trigger_pattern
+from tf2migrate.rules.wake_words import trigger_pattern, triggers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ NOTE = "experimental_run_v2 -> run; fixed_size_partitioner -> FixedShardsPartiti
 
 
 def _pre(text: str):
-    return precheck("m.py", text.encode(), trigger_pattern())[1]
+    return precheck("m.py", text.encode(), triggers())[1]
 
 
 def test_trigger_words_only_in_strings_and_comments_need_no_libcst():
@@ -175,5 +175,5 @@ def test_every_code_rule_wakes_on_its_declared_words():
     pattern = trigger_pattern()
     for cls in CODE_RULES:
         attrs, symbols = WAKE[cls.wake]
-        for word in attrs | symbols:
+        for word in attrs | {name.rsplit(".", 1)[-1] for name in symbols}:  # a dotted name wakes on its last word
             assert pattern.fullmatch(word), (cls.__name__, word)

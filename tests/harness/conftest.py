@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from harness_support import SEED_DIR, _seen, assert_nothing_left, remember
+from harness_support import MUTANTS, SEED_DIR, _seen, assert_nothing_left, remember
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +29,14 @@ def verify():
         return remember(tf2migrate.verify(*args, **kwargs))
 
     return run
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The mutation score of the proof (test_mutants.py), over the mutants that ran."""
+    if not MUTANTS:
+        return
+    caught = [k for k, (verdict, _) in MUTANTS.items() if verdict in ("DIVERGED", "INCOMPARABLE")]
+    terminalreporter.section("mutation score of verify")
+    for name, (verdict, reason) in sorted(MUTANTS.items()):
+        terminalreporter.write_line(f"{'caught ' if name in caught else 'ESCAPED'} {name}: {verdict} - {reason[:160]}")
+    terminalreporter.write_line(f"mutation score: {len(caught)}/{len(MUTANTS)} caught")

@@ -208,3 +208,57 @@ for _ in range({steps}):
     coordinator.schedule(train_step, args=(iterator,))
     coordinator.join()
 '''
+
+
+# Issue 9: the small program whose single mistakes all used to come out EQUIVALENT, bitwise.
+TF1_BN_DROPOUT = '''
+import numpy as np
+import tensorflow as tf  # a real TF1 program: runs only in legacy mode
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(256, 8)).astype("float32")
+Y = (X @ rng.normal(size=(8, 1)) > 0).astype("float32")
+
+dataset = tf.data.Dataset.from_tensor_slices((X, Y)).shuffle(128).batch(32).repeat(2)
+x, y = tf.data.make_one_shot_iterator(dataset).get_next()
+hidden = tf.layers.dense(x, 16, activation=tf.nn.relu)
+hidden = tf.layers.batch_normalization(hidden, momentum=0.99, training=True)
+hidden = tf.layers.dropout(hidden, rate=0.3, training=True)
+logits = tf.layers.dense(hidden, 1)
+loss = tf.losses.sigmoid_cross_entropy(y, logits)
+with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(16):
+        sess.run(train_op)
+'''
+
+KERAS_BN_DROPOUT = '''
+import numpy as np
+import tensorflow as tf
+
+rng = np.random.RandomState(0)
+X = rng.normal(size=(256, 8)).astype("float32")
+Y = (X @ rng.normal(size=(8, 1)) > 0).astype("float32")
+
+dataset = tf.data.Dataset.from_tensor_slices((X, Y)).shuffle(128).batch(32).repeat(2)
+model = tf.keras.Sequential([
+    tf.keras.layers.Dense(16, activation="relu", kernel_initializer="glorot_uniform"),
+    tf.keras.layers.BatchNormalization(momentum=0.99),
+    tf.keras.layers.Dropout(0.3),
+    tf.keras.layers.Dense(1),
+])
+model.compile(tf.keras.optimizers.SGD(0.1), tf.keras.losses.BinaryCrossentropy(from_logits=True))
+model.fit(dataset, epochs=1, steps_per_epoch=16, verbose=0)
+'''
+
+
+def keras_bn_dropout(tmp_path, old=None, new=None, name="train_tf2.py"):
+    """The faithful Keras migration, or a copy with one deliberate mistake (`old` -> `new`)."""
+    text = KERAS_BN_DROPOUT
+    if old is not None:
+        assert old in text
+        text = text.replace(old, new)
+    return write(tmp_path, name, text)

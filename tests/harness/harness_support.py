@@ -12,6 +12,7 @@ SEED_INIT = {"dense/kernel": [[-0.034573965], [0.012718745]], "dense/bias": [0.0
 PYTHON = sys.executable
 
 _seen = {"pids": set(), "ports": set()}
+MUTANTS = {}   # test_mutants.py: "<pair>-<mutant>" -> (verdict, reason), for the mutation score
 TF221_ENV = "TF2MIGRATE_TF221_PYTHON"
 
 

@@ -6,6 +6,7 @@
     exclude = ["third_party", "legacy/*.py"]
     jobs = 4
     cache = true
+    source = "auto"     # or "tf1" / "tf2": what the code is written for (see engine/tf_version.py)
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy",
+KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy", "source",
         "target"}
 
 

@@ -10,6 +10,7 @@ from tf2migrate.cli import config, output
 from tf2migrate.engine.selection import Selection, parse_codes
 from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
 from tf2migrate.engine.process import Mode
+from tf2migrate.engine.tf_version import SOURCES
 
 
 STRATEGIES = ("auto", "parameter-server", "multi-worker", "mirrored", "none")
@@ -31,6 +32,9 @@ def _options(fn):
                      help="pyproject.toml to read [tool.tf2migrate] from."),
         click.option("--strategy", type=click.Choice(STRATEGIES), default=None,
                      help="Strategy for converted Estimators (default: auto, from what the code builds)."),
+        click.option("--source", type=click.Choice(SOURCES), default=None,
+                     help="What the files are written for: tf1, tf2, or auto (decided per file, from its imports "
+                     "and names); upgrades that change meaning on TF2 code run only on TF1 code."),
         click.option("--target", type=click.Choice(TARGETS), default=None,
                      help="Keras of the output: keras3 (TF 2.16+ and 2.15; default) or tf-keras (Keras 2, "
                           "the tf-keras package on TF 2.16+)."),
@@ -42,7 +46,7 @@ def _options(fn):
 
 
 def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
-            target, quiet, verbose):
+            source, target, quiet, verbose):
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules.tables import tables_dir
@@ -58,8 +62,11 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         select=parse_codes(select) or parse_codes(settings.get("select")) or ("ALL",),
         ignore=parse_codes(ignore) or parse_codes(settings.get("ignore")),
         strategy=strategy or settings.get("strategy", "auto"),
+        source=source or settings.get("source", "auto"),
         target=target or settings.get("target", "keras3"),
     )
+    if selection.source not in SOURCES:
+        raise click.UsageError(f"[tool.tf2migrate] source = {selection.source!r}: expected one of {', '.join(SOURCES)}")
     if selection.target not in TARGETS:
         raise click.UsageError(f"[tool.tf2migrate] target must be one of {', '.join(TARGETS)}, "
                                f"not {selection.target!r}")

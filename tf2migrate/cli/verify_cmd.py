@@ -4,14 +4,16 @@ Importing this module imports neither TensorFlow nor the harness: `rewrite` and 
 only this command's body pulls the harness in.
 
 Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the variables differ or no training step
-was seen (not equivalent, and not an error of the tool); 2 usage error; 3 a program failed or timed out
-(the tail of its output is printed).
+was seen (not equivalent, and not an error of the tool); 2 usage error, including a cluster that this
+machine cannot keep off the network without `--allow-network`; 3 a program failed or timed out (the tail
+of its output is printed).
 """
 import click
 
 
 EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the variables differ or no "
-              "training step was seen; 2 usage error; 3 a program failed or timed out.")
+              "training step was seen; 2 usage error (also: a cluster that cannot be kept off the network without "
+              "--allow-network); 3 a program failed or timed out.")
 
 
 @click.command("verify", epilog=EXIT_CODES)
@@ -45,12 +47,16 @@ EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the
 @click.option("--accept-fix", "accept_fixes", multiple=True, metavar="CODE",
               help="A rule whose fix is an intended change of training (e.g. TFM401): compare against the "
                    "original with that fix applied. Repeatable.")
+@click.option("--allow-network", is_flag=True, default=False,
+              help="Run the cluster on this machine's network: its TF servers listen on every interface. Without "
+                   "it, a run that starts servers gets a network namespace with only loopback, or is refused "
+                   "(exit 2) where Linux namespaces are unavailable.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None, help="Write the result as JSON.")
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), default=None, help="Write a JUnit XML report.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Write both loss curves and their relative difference to a PNG (needs matplotlib).")
 def verify(original, migrated, steps, timeout, cluster, original_api, original_python, migrated_python, tolerance,
-           rtol, atol, mode, repeats, seed, init_path, accept_fixes, json_path, junit_path, plot_path):
+           rtol, atol, mode, repeats, seed, init_path, accept_fixes, allow_network, json_path, junit_path, plot_path):
     """Train ORIGINAL and MIGRATED on a local cluster and compare their losses step by step.
 
     Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file.
@@ -63,9 +69,9 @@ def verify(original, migrated, steps, timeout, cluster, original_api, original_p
     try:
         result = api.verify(original, migrated, steps=steps, timeout=timeout, cluster=cluster,
                             original_api=original_api, rtol=rtol, atol=atol, mode=mode, repeats=repeats,
-                            seed=seed, init_values=init_path, accept_fixes=accept_fixes, progress=progress,
-                            original_python=original_python, migrated_python=migrated_python,
-                            tolerance=tolerance)
+                            seed=seed, init_values=init_path, accept_fixes=accept_fixes,
+                            allow_network=allow_network, progress=progress, original_python=original_python,
+                            migrated_python=migrated_python, tolerance=tolerance)
     except api.VerifyUsageError as e:
         raise click.UsageError(str(e)) from e
     for d in result.rewrite_diagnostics:

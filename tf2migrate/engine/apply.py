@@ -44,6 +44,22 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
         return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals))
 
 
+def report_text(text: str, path: str = "<string>", selection: Selection = None, tree=None) -> list:
+    """The diagnostics of a file that only report-only rules reading Python's `ast` can act in (the pre-pass
+    proved that no other rule has a word in it): the same findings `rewrite_text` gives, without LibCST's
+    parse and traversal."""
+    from tf2migrate.rules import registry
+
+    tree = tree if tree is not None else ast.parse(text)
+    imports = ImportMap.from_ast(tree)
+    ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
+                  suppressions=parse_suppressions(text), selection=selection or Selection(), emit=None,
+                  infos=registry.all_infos())
+    for plugin in registry.fast_plugins(ctx):
+        plugin.leave_module(None, None)
+    return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
+
+
 def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> RewriteResult:
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables

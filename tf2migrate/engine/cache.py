@@ -33,9 +33,9 @@ def digest(data: bytes) -> str:
 
 def rules_fingerprint(selection, tables_folder: Path) -> str:
     h = hashlib.sha256(__version__.encode())
-    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy,
+    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy, selection.source,
                    selection.target)).encode())
-    for path in sorted(tables_folder.glob("*.toml")):
+    for path in sorted(tables_folder.rglob("*.toml")):  # generated/ too
         h.update(path.read_bytes())
     package = Path(__file__).resolve().parent.parent
     code = [p for room in ("engine", "rules") for p in (package / room).rglob("*.py")]
@@ -46,7 +46,7 @@ def rules_fingerprint(selection, tables_folder: Path) -> str:
 
 
 CLEAN, PENDING = "clean", "changed"
-TRIGGERS = "trigger-pattern"  # not an absolute path, so never a file's entry
+TRIGGERS = "triggers"  # not an absolute path, so never a file's entry
 
 
 class Cache:
@@ -75,16 +75,14 @@ class Cache:
             return [dataclasses.replace(Diagnostic.from_json(d), path=path) for d in entry[1]]
         return None
 
-    def trigger_pattern(self):
-        """(source, flags) of the pre-pass regex the rules of this key make, or None."""
+    def trigger_data(self):
+        """The pre-pass's wake words (`Triggers.to_json()`) the rules of this key make, or None."""
         saved = self.entries.get(TRIGGERS)
-        if isinstance(saved, list) and len(saved) == 2 and isinstance(saved[0], str) and isinstance(saved[1], int):
-            return saved[0], saved[1]
-        return None
+        return saved if isinstance(saved, list) else None
 
-    def remember_trigger_pattern(self, source: str, flags: int) -> None:
-        if self.entries.get(TRIGGERS) != [source, flags]:
-            self.entries[TRIGGERS] = [source, flags]
+    def remember_trigger_data(self, data: list) -> None:
+        if self.entries.get(TRIGGERS) != data:
+            self.entries[TRIGGERS] = data
             self.dirty = True
 
     def remember(self, results) -> None:

@@ -18,6 +18,7 @@ from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.positions import Place
 from tf2migrate.engine.selection import Selection  # noqa: F401 (defined there, still importable here)
 from tf2migrate.engine.suppress import Suppressions
+from tf2migrate.engine.tf_version import TFVersion, Verdict, decide
 
 
 @dataclass
@@ -37,12 +38,30 @@ class Context:
     text: str = ""  # the module's source, for cheap text checks before an analysis
     tree: object = None  # the same source parsed by `ast`: fast to walk for whole-module facts
     _facts: Optional[Facts] = None
+    _verdict: Optional[Verdict] = None
 
     @property
     def facts(self) -> Facts:
         if self._facts is None:
             self._facts = Facts(self)
         return self._facts
+
+    @property
+    def tf_version(self) -> Verdict:
+        """TF1 or TF2 for this file's plain `tensorflow` names: decided once, on first use."""
+        if self._verdict is None:
+            self._verdict = decide(self.tree, self.imports, self.selection.source)
+        return self._verdict
+
+    def tf1_semantics(self, literal: Optional[str]) -> Optional[bool]:
+        """Does this reference mean the TF1 API? The reference decides when it names `compat.v1` or
+        `compat.v2`; otherwise the file's verdict. None: unknown (a meaning-changing fix must not run)."""
+        if literal is not None and literal.startswith("tf.compat.v1."):
+            return True
+        if literal is not None and literal.startswith("tf.compat.v2."):
+            return False
+        version = self.tf_version.version
+        return None if version is TFVersion.UNKNOWN else version is TFVersion.TF1
 
     def shadowed(self, name: str) -> bool:
         """A local variable or parameter hides the imported name here."""

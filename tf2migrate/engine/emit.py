@@ -57,6 +57,18 @@ class NameEmitter:
             node = cst.Attribute(value=node, attr=cst.Name(part))
         return node
 
+    def compat_v1(self, canonical: str) -> cst.BaseExpression:
+        """The TF1 API's `canonical` (`tf.data.make_one_shot_iterator`), for what TF2 keeps only under
+        `compat.v1`: through the file's own `tensorflow.compat.v1` alias when it has one (`tf1.data....`),
+        else `tf.compat.v1.data....` through its `tensorflow` alias."""
+        local = next((b.local for b in self.imports.bindings.values() if b.target == "tensorflow.compat.v1"), None)
+        if local is None:
+            return self.attribute("tf.compat.v1." + canonical[3:])
+        node: cst.BaseExpression = cst.Name(local)
+        for part in canonical.split(".")[1:]:
+            node = cst.Attribute(value=node, attr=cst.Name(part))
+        return node
+
     def _module(self, canonical: str) -> tuple:
         parent, _, last = canonical.rpartition(".")
         module = "tensorflow" + parent[2:]

@@ -46,6 +46,47 @@ class _Remove(cst.CSTTransformer):
         return self._prune(updated)
 
 
+class _Rename(cst.CSTTransformer):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def leave_Name(self, original, updated):
+        return updated.with_changes(value=self.new) if updated.value == self.old else updated
+
+
+def _freed_alias(unused: set, imports: ImportMap, emit, new_tree) -> str | None:
+    """`tf` when the rewrite left `import tensorflow.compat.v1 as tf` unused: the new import takes the usual
+    name (`import tensorflow as tf`, not `tf2`). A `tf1` alias is not reused: it would read as TF1.
+    The new alias appears nowhere in the original text, so every Name spelling it is one the rewrite wrote."""
+    if not emit.new_alias or emit.new_alias == "tf":
+        return None
+    for local in sorted(unused):
+        b = imports.bindings.get(local)
+        if local != "tf" or b is None or b.from_module is not None or b.asname != local or b.target not in TF_MODULES:
+            continue
+        if not any(_binds(node, local) for node in ast.walk(new_tree)):
+            return local
+    return None
+
+
+TF_MODULES = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
+
+
+def _binds(node, name: str) -> bool:
+    """Whether `node` binds `name` other than by an import the rewrite removes (a parameter, def, class...)."""
+    if isinstance(node, ast.arg):
+        return node.arg == name
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return name in node.names
+    if isinstance(node, ast.ExceptHandler):
+        return node.name == name
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.split(".")[0]) == name and node.name not in TF_MODULES
+    return isinstance(node, ast.MatchAs) and node.name == name
+
+
 def _insert_at(module: cst.Module) -> int:
     last_import, index = -1, 0
     for i, stmt in enumerate(module.body):
@@ -72,12 +113,17 @@ def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap
     if partial:
         raise PartialRetarget(partial)
     code = updated.code
-    before, after = references(tree), references(ast.parse(code))
+    new_tree = ast.parse(code)
+    before, after = references(tree), references(new_tree)
     unused = {
         local for local in imports.bindings
         if before[local] > 0 and after[local] == 0
     }
     unused |= set(emit.retargets)
+    freed = _freed_alias(unused, imports, emit, new_tree)
+    if freed is not None:
+        updated = updated.visit(_Rename(emit.new_alias, freed))
+        emit.new_alias = freed
     new_statements = emit.statements()
     if not unused and not new_statements:
         return code

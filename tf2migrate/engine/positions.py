@@ -55,7 +55,10 @@ class Positions:
         """The traversal stepped over a statement holding `count` calls."""
         self._next += count
 
-    def place(self, node: cst.CSTNode):
+    def place(self, node):
+        """Where a LibCST node, or a node of the `ast` tree (rules that read the fast tree report at it), is."""
+        if isinstance(node, ast.AST):
+            return self._ast_place(node)
         if isinstance(node, cst.Call) and self.tree is not None:
             found = self._from_ast(node)
             if found is not None:
@@ -82,9 +85,12 @@ class Positions:
         written, placed = dotted(node.func), ast_dotted(call.func)
         if written and placed and written != placed:
             return None  # the two trees disagree: let LibCST place it
-        line = self.lines[call.lineno - 1] if call.lineno <= len(self.lines) else ""
-        col = len(line.encode("utf-8")[: call.col_offset].decode("utf-8", "replace"))
-        return Place(call.lineno, col + 1, call.end_lineno)
+        return self._ast_place(call)
+
+    def _ast_place(self, node: ast.AST) -> Place:
+        line = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
+        col = len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace"))  # ast counts bytes
+        return Place(node.lineno, col + 1, node.end_lineno or node.lineno)
 
     def _from_libcst(self, node: cst.CSTNode):
         if self._full is None:

@@ -15,8 +15,9 @@ from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import ImportMap, ast_dotted, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
+from tf2migrate.engine.tf_version import TFVersion, decide
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
@@ -62,15 +63,15 @@ def read(path: str):
         return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
 
 
-def precheck(path: str, data: bytes, pattern) -> tuple:
-    """(source, result): a result when the file is bad or provably needs no change."""
+def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
+    """(source, result): a result when the file is bad or provably needs no change. `triggers`: the
+    combined wake words of every rule and table (`rules.wake_words.Triggers`)."""
     try:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
-    found = pattern.findall(src.text)
-    attrs = {a for a, _ in found if a}
-    symbols = {s for _, s in found if s}
+    attrs, symbols = triggers.scan(src.text)
+    fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
     words = attrs | symbols
     tree = None
     try:
@@ -86,8 +87,6 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
             if spelled is not None:
                 if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
                     return src, FileResult(path, Status.UNCHANGED)
-                if not attrs.isdisjoint(spelled):
-                    return src, None  # an attribute word in the code: LibCST decides
             tree = ast.parse(src.text, filename=path)
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
@@ -95,28 +94,88 @@ def precheck(path: str, data: bytes, pattern) -> tuple:
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     identifiers = spelled if spelled is not None else _identifiers(tree)
-    if not words or not _may_change(tree, attrs, symbols, identifiers):
+    if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    return dataclasses.replace(src, tree=tree), None
+    if _may_change(tree, attrs, symbols - fast, identifiers, triggers, source):
+        return dataclasses.replace(src, tree=tree), None
+    if fast and _names_public_tf(tree, fast & identifiers):
+        return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
+    return src, FileResult(path, Status.UNCHANGED)
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set) -> bool:
-    """An attribute word spelled in the code, or a symbol word that names TensorFlow through
-    the file's imports (`estimator_lib.Estimator` from tensorflow_estimator does not)."""
-    if not attrs.isdisjoint(identifiers):
-        return True
-    symbols &= identifiers
+def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
+    """An attribute word on an object in the code (`strategy.experimental_run_v2`; not on a module, as in
+    `tf.compat.v1.data.make_one_shot_iterator`: no rule or table acts on a module's attribute), or a symbol
+    word that names something a rule acts on through the file's imports (`estimator_lib.Estimator` from
+    tensorflow_estimator does not; with the tables, `tf.Session` does, `tf.constant(x)` does not,
+    `tf.argmax(x, 1, out)` only in a TF1 file)."""
+    attrs, symbols = attrs & identifiers, symbols & identifiers
+    if not attrs and not symbols:
+        return False
+    imports = ImportMap.from_ast(tree)
+    for node in nodes(tree, ast.Attribute) if attrs else ():
+        if node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+            return True
+    if not symbols:
+        return False
+    verdict = []
+
+    def tf1() -> bool:  # decided once, only when a name TF2 also has is met
+        if not verdict:
+            verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
+        return verdict[0]
+
+    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
+                for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
+                    literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
+                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1):
+                        return True
+            continue
+        if isinstance(node, ast.Call):
+            func = node.func
+            word = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if word in symbols:
+                spelled = ast_dotted(func)
+                literal, canonical = imports.resolve_dotted(spelled)
+                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=tf1):
+                    return True
+            continue
+        word = node.attr if isinstance(node, ast.Attribute) else node.id
+        if word in symbols:
+            spelled = ast_dotted(node)
+            literal, canonical = imports.resolve_dotted(spelled)
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
+                return True
+    return False
+
+
+def _names_public_tf(tree, symbols: set) -> bool:
+    """Does a word of the ast-only report rules name a public TensorFlow symbol through the file's imports
+    (`from tensorflow.estimator import X`, `tf1.estimator.X`; never a private `tensorflow.python` name)?"""
     if not symbols:
         return False
     imports = ImportMap.from_ast(tree)
     for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tensorflow":
-            if any(alias.name in symbols for alias in node.names):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("tensorflow", "tensorflow_estimator"):
+            if any(_imports_word(node.module, alias.name, symbols) for alias in node.names):
                 return True  # `from tensorflow... import X as y`: y may be used under its alias
         elif isinstance(node, ast.Attribute) and node.attr in symbols or isinstance(node, ast.Name) and node.id in symbols:
-            if imports.ast_canonical(node):
+            canonical = imports.ast_canonical(node)
+            if canonical and not is_private(canonical):  # no rule knows a private name
                 return True
     return False
+
+
+def _imports_word(module: str, name: str, symbols: set) -> bool:
+    """`from tensorflow.x import WORD`, or `from tensorflow.estimator import X` (a public module named by a
+    word: the names it gives are that rule's); never a private module (`tensorflow.python.*`, or
+    tensorflow_estimator's own): no rule knows a private name."""
+    path = f"{module}.{name}"
+    if canonical_tf(path) is None or is_private(path):
+        return False
+    return name in symbols or not symbols.isdisjoint(module.split("."))
 
 
 # `from __future__ import annotations` turns annotations into strings, out of the code object's names
@@ -183,9 +242,11 @@ def _looks_py2(exc: SyntaxError) -> bool:
 
 
 def transform(path: str, data: bytes, src, mode: Mode, selection) -> FileResult:
-    from tf2migrate.engine.apply import rewrite_text
+    from tf2migrate.engine.apply import report_text, rewrite_text
 
     try:
+        if src.fast_only:
+            return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")

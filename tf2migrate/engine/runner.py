@@ -9,7 +9,6 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import os
-import re
 import sys
 from dataclasses import dataclass
 
@@ -36,18 +35,21 @@ def _heavy(job) -> FileResult:
     return result
 
 
-def _trigger_pattern(cache):
-    """The pre-pass regex. The cache keeps its source: it is keyed on the rule code and tables that
-    make it, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
-    saved = cache.trigger_pattern() if cache else None
-    if saved is not None:
-        return re.compile(*saved)
-    from tf2migrate.rules.wake_words import trigger_pattern
+def _triggers(cache):
+    """The pre-pass's wake words. The cache keeps them: it is keyed on the rule code and tables that
+    make them, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
+    from tf2migrate.rules.wake_words import Triggers, triggers
 
-    pattern = trigger_pattern()
+    saved = cache.trigger_data() if cache else None
+    if saved is not None:
+        try:
+            return Triggers.from_json(saved)
+        except (TypeError, ValueError):
+            pass
+    found = triggers()
     if cache:
-        cache.remember_trigger_pattern(pattern.pattern, pattern.flags)
-    return pattern
+        cache.remember_trigger_data(found.to_json())
+    return found
 
 
 class _Pool:
@@ -83,7 +85,7 @@ class _Pool:
 
 
 def run(candidates, options: RunOptions) -> list:
-    pattern = None  # the rule modules are imported only once a file misses the cache
+    triggers = None  # the rule modules are imported only once a file misses the cache
     results, pool = [], _Pool(options.jobs)
     for cand in candidates:
         if cand.symlink:
@@ -103,14 +105,18 @@ def run(candidates, options: RunOptions) -> list:
         if pending is not None:
             results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest))
             continue
-        if pattern is None:
-            pattern = _trigger_pattern(options.cache)
-        src, done = precheck(cand.path, data, pattern)
+        if triggers is None:
+            triggers = _triggers(options.cache)
+        src, done = precheck(cand.path, data, triggers, options.selection.source)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)
             continue
-        pool.add((cand.path, data, src, content_digest, options.mode, options.selection))
+        job = (cand.path, data, src, content_digest, options.mode, options.selection)
+        if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
+            results.append(_heavy(job))
+        else:
+            pool.add(job)
     results.extend(pool.results())
     if options.cache:
         options.cache.remember(results)

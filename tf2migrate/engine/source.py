@@ -25,6 +25,7 @@ class Source:
     encoding: str
     bom: bool
     tree: object = field(default=None, compare=False, repr=False)  # the pre-pass's `ast`, reused in-process
+    fast_only: bool = False  # only report-only rules that read `ast` have words here: no LibCST (apply.report_text)
 
     def encode(self, text: str) -> bytes:
         data = text.encode(self.encoding)

@@ -58,6 +58,13 @@ class Traversal(cst.CSTTransformer):
     def visit_Param(self, node: cst.Param) -> None:
         self._not_refs.add(id(node.name))
 
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        """`tf1` in `tf1 = tf.compat.v1` defines an alias (engine/imports.py): it is not a use of one."""
+        if isinstance(node.target, cst.Name):
+            binding = self.ctx.imports.bindings.get(node.target.value)
+            if binding is not None and binding.assigned:
+                self._not_refs.add(id(node.target))
+
     # what is not a reference
     def visit_Import(self, node) -> bool:
         return False

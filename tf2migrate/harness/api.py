@@ -9,7 +9,8 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from tf2migrate.harness import codemod_sides, compare, tolerance as tol_lib, topology as topo_lib
+from tf2migrate.harness import checks, codemod_sides, compare, netns, tolerance as tol_lib
+from tf2migrate.harness import topology as topo_lib
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -20,6 +21,10 @@ EXIT_EQUIVALENT, EXIT_DIVERGED, EXIT_USAGE, EXIT_PROGRAM_FAILED = 0, 1, 2, 3
 
 class VerifyUsageError(ValueError):
     """Bad arguments (exit 2), as opposed to a program that failed (exit 3)."""
+
+
+class NetworkIsolationError(VerifyUsageError):
+    """The cluster cannot be kept off the network here and the user did not allow it on (exit 2)."""
 
 
 @dataclass
@@ -44,8 +49,10 @@ class VerifyResult:
     accepted_fixes: list = field(default_factory=list)   # codes applied to the original to make the reference
     reference_path: str = ""
     retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
+    network: str = ""             # how the cluster was kept off the network (netns.py)
     tolerance: str = ""           # which rtol/atol were used, and why (cross-version runs are wider)
     details: dict = field(default_factory=dict)
+    compared: list = field(default_factory=list)   # what the verdict rests on, one line per kind of check
 
     @property
     def equivalent(self):
@@ -64,7 +71,8 @@ class VerifyResult:
 
 def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local", original_api="auto",
            rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None, accept_fixes=(),
-           progress=print, keep_workdir=False, original_python=None, migrated_python=None, tolerance="auto"):
+           allow_network=False, progress=print, keep_workdir=False, original_python=None, migrated_python=None,
+           tolerance="auto"):
     """Train both programs and compare them step by step; see `tf2migrate verify --help`.
 
     `original_python` / `migrated_python`: run that side under another interpreter (e.g. the original in a
@@ -76,6 +84,9 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
 
     `init_values`: optional step-0 values for the original (dict name -> array, or an .npz keyed by variable
     name), e.g. to reproduce a recorded run; the migrated program is then aligned to them as usual.
+
+    `allow_network`: run a cluster whose servers listen on every interface when this machine cannot give it
+    a network namespace of its own; without it, such a run is refused (`NetworkIsolationError`, exit 2).
     """
     if original_api not in ("v1", "v2", "auto"):
         raise VerifyUsageError(f"--original-api must be v1, v2 or auto, not {original_api!r}")
@@ -86,6 +97,7 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
     pythons = {"original": _interpreter(original_python, "--original-python"),
                "migrated": _interpreter(migrated_python, "--migrated-python")}
     workdir = tempfile.mkdtemp(prefix="tf2migrate-verify-")
+    namespace = None
     try:
         diagnostics, accepted, reference = [], [], original
         try:
@@ -118,13 +130,17 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
                 save_values(override, load_user_values(init_values))
             except (OSError, ValueError) as e:
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
+        namespace, result.network = _isolate(topology, facts_o, facts_m, allow_network)
+        if namespace:
+            progress(f"network: {result.network}")
         home = os.path.dirname(os.path.abspath(original))   # the reference copy imports the original's siblings
         for attempt in (1, 2):
             # ports are picked free, but another process may take one before a server binds it: run again once
             run_dir = os.path.join(workdir, f"run{attempt}")
             os.makedirs(run_dir)
             init, abort = os.path.join(run_dir, "init.npz"), os.path.join(run_dir, "original.failed")
-            common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress)
+            common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress,
+                          netns=namespace.pid if namespace else None)
             side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
                                 init_out=init, init_override=override, abort_marker=abort,
                                 python=pythons["original"], **common)
@@ -144,8 +160,27 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
             result.original_runs += run_sides(more)
         return _judge(result)
     finally:
+        if namespace:
+            namespace.close()
         if not keep_workdir:
             shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _isolate(topology, facts_o, facts_m, allow_network):
+    """The namespace the run's processes share (None when nothing listens, or with --allow-network), and
+    the sentence the report gives about it."""
+    if not topo_lib.starts_servers(topology, facts_o, facts_m):
+        return None, netns.NOT_NEEDED
+    if allow_network:
+        return None, netns.ALLOWED
+    try:
+        namespace = netns.open_namespace()
+    except netns.Unavailable as e:
+        raise NetworkIsolationError(
+            f"cannot keep the {topology} cluster off the network on this machine: {e}. Its TF servers would "
+            f"listen on every interface, unauthenticated, for the whole run; pass --allow-network "
+            f"(allow_network=True) to run it anyway") from e
+    return namespace, namespace.describe()
 
 
 def _judge(result):
@@ -178,10 +213,17 @@ def _judge(result):
     else:
         v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
                                 result.rtol, result.atol)
+    causes, hints = checks.compare_the_rest(result)
     result.verdict, result.reason = v.verdict, v.reason
     if v.verdict == compare.DIVERGED and result.mode == "exact":
         hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
         result.reason = f"{v.reason}; {hint}" if hint else v.reason
+    if causes:
+        result.verdict = compare.DIVERGED
+        result.reason = "; ".join(causes) + (f"; {result.reason}" if v.verdict == compare.DIVERGED
+                                             else f" (the losses agree: {v.reason})")
+    if result.verdict == compare.DIVERGED and hints:
+        result.reason += "; " + "; ".join(hints)
     if result.accepted_fixes:
         result.reason += (f" (against the original with the fixes of {', '.join(result.accepted_fixes)} "
                           f"applied, accepted as intended changes)")

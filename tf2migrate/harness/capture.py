@@ -8,7 +8,7 @@ import os
 import time
 import weakref
 
-from tf2migrate.harness import capture_session
+from tf2migrate.harness import capture_session, capture_state
 
 
 def install_estimator(recorder, model_dir, override=None):
@@ -21,11 +21,13 @@ def install_estimator(recorder, model_dir, override=None):
 
     Estimator = est_lib.Estimator
     losses_by_graph = weakref.WeakKeyDictionary()
+    own_by_graph = weakref.WeakKeyDictionary()  # [(name, tensor)]: initializers that the override replaced
 
     original_call_model_fn = Estimator._call_model_fn
 
     def _call_model_fn(self, features, labels, mode, config):
-        with tf.compat.v1.variable_creator_scope(_initial_value_creator(override, recorder)):
+        own = own_by_graph.setdefault(tf.compat.v1.get_default_graph(), []) if mode == "train" else []
+        with tf.compat.v1.variable_creator_scope(_initial_value_creator(override, recorder, own)):
             spec = original_call_model_fn(self, features, labels, mode, config)
         if mode == "train" and getattr(spec, "loss", None) is not None:
             losses_by_graph[tf.compat.v1.get_default_graph()] = spec.loss
@@ -47,12 +49,26 @@ def install_estimator(recorder, model_dir, override=None):
             for v in self._variables:
                 recorder.add_variable(v.name, v.shape.as_list())
             self._step = tf.compat.v1.train.get_global_step()
+            self._state = capture_state.state_variables(graph)
+            self._own = own_by_graph.get(graph, [])
 
         def after_create_session(self, session, coord):
             _wait_for_chief(recorder.spec)
             if recorder.spec.get("init_out") and self._variables:
                 values = session.run(self._variables)
                 recorder.dump_initial_values(zip([v.name for v in self._variables], values))
+                replaced = {name for name, _ in self._own}
+                for v, value in zip(self._variables, values):
+                    if v.name.split(":")[0] not in replaced:
+                        recorder.add_own_initial(v.name, value)
+                if self._own:
+                    for (name, _), value in zip(self._own, session.run([t for _, t in self._own])):
+                        recorder.add_own_initial(name, value)
+                capture_state.read_initial(recorder, session, self._state)
+
+        def end(self, session):
+            if recorder.spec.get("init_out"):  # the chief: its session sees the whole state
+                capture_state.read_final(recorder, session, self._state)
 
         def before_run(self, run_context):
             if recorder.cap_reached():
@@ -109,9 +125,12 @@ def _wait_for_chief(spec):
         time.sleep(0.02)
 
 
-def _initial_value_creator(override, recorder):
+def _initial_value_creator(override, recorder, own):
     """Give matching trainable variables the user's step-0 value as their *initializer*, so every task of a
-    TF1 cluster starts from it (assigning after initialisation would race with the workers)."""
+    TF1 cluster starts from it (assigning after initialisation would race with the workers). The program's
+    own initial value is still built (appended to `own` as (name, tensor)) so that it can be compared."""
+
+    import tensorflow as tf
 
     def creator(next_creator, **kwargs):
         name = kwargs.get("name")
@@ -125,6 +144,11 @@ def _initial_value_creator(override, recorder):
             return next_creator(**kwargs)
         value = override.take(str(name), tuple(shape.as_list() if hasattr(shape, "as_list") else shape))
         if value is not None:
+            try:
+                with tf.compat.v1.name_scope("tf2migrate_own_initial"):
+                    own.append((str(name), tf.convert_to_tensor(initial() if callable(initial) else initial)))
+            except Exception:  # noqa: BLE001 - an initial value that cannot be rebuilt: not compared
+                pass
             kwargs["initial_value"] = value
             recorder.aligned.append(str(name))
         return next_creator(**kwargs)

@@ -64,27 +64,98 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         bound = signature.bind(self, *args, **kwargs)
         a = bound.arguments
         trainable = a.get("trainable", None) is not False
-        if not (trainable and tf.compat.v1.executing_eagerly_outside_functions()):
+        if not tf.compat.v1.executing_eagerly_outside_functions():
             return original(*bound.args, **bound.kwargs)
+        if not trainable:
+            var = original(*bound.args, **bound.kwargs)
+            _track_state(self, var, recorder, tf)
+            return var
         wanted = f"{self.name}/{a.get('name')}"
         shape = tuple(tf.TensorShape(a.get("shape") or ()).as_list())
         value = aligner.take(wanted, shape) if aligner else None
+        own, user_initializer = None, a.get("initializer")
         if value is not None:
+            own = _own_value(a, shape, tf)
             a["initializer"] = _constant_initializer(value, tf)
         var = original(*bound.args, **bound.kwargs)
         name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
         recorder.add_variable(name, shape)
+        recorder.initializers.setdefault(name, initializer_name(user_initializer))
         if value is not None:
             recorder.aligned.append(name)
+            if own is not None:
+                recorder.add_own_initial(name, own)
+            return var
+        with tf.init_scope():
+            try:
+                step0 = _numpy(var)
+            except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
+                recorder.notes.append(f"could not read the step-0 value of {name}")
+                return var
+        recorder.add_own_initial(name, step0)
         if recorder.spec.get("init_out"):
-            with tf.init_scope():
-                try:
-                    recorder.initial_values[name] = var.numpy()
-                except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
-                    recorder.notes.append(f"could not read the step-0 value of {name}")
+            recorder.initial_values[name] = step0
         return var
 
     Layer.add_weight = add_weight
+
+
+def initializer_name(initializer):
+    """'glorot_uniform' for the default and for GlorotUniform(), 'RandomNormal(stddev=1.0)' and so on."""
+    if initializer is None:
+        return "glorot_uniform"
+    if isinstance(initializer, str):
+        return initializer
+    cls = type(initializer).__name__
+    if cls in ("function", "partial"):
+        return getattr(initializer, "__name__", cls)
+    try:
+        config = initializer.get_config()
+    except Exception:  # noqa: BLE001 - an initializer without a config
+        config = {}
+    shown = ", ".join(f"{k}={v!r}" for k, v in config.items() if k != "seed" and v is not None)
+    if cls in ("GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal", "LecunUniform",
+               "Zeros", "Ones", "glorot_uniform_initializer", "zeros_initializer", "ones_initializer"):
+        shown = ""
+    return f"{cls}({shown})" if shown else cls
+
+
+def _own_value(arguments, shape, tf):
+    """What the program's own initializer gives a weight that alignment will overwrite (an unseeded Keras
+    initializer gives the same values on every call, so this is the value the weight would have had)."""
+    initializers = tf.keras.initializers   # keras, tf_keras or Keras 3: whichever is tf.keras
+
+    dtype = tf.as_dtype(arguments.get("dtype") or tf.float32)
+    init = arguments.get("initializer")
+    if init is None:
+        init = "glorot_uniform" if dtype.is_floating else "zeros"
+    try:
+        with tf.init_scope():
+            return _numpy(initializers.get(init)(shape, dtype=dtype))
+    except Exception:  # noqa: BLE001 - an initializer that needs more (a layout, a partition): not compared
+        return None
+
+
+def _numpy(value):
+    import numpy as np
+
+    if type(value).__name__ == "ShardedVariable":
+        return np.concatenate([v.numpy() for v in value.variables], axis=0)
+    return value.numpy()
+
+
+def _track_state(layer, var, recorder, tf):
+    """Non-trainable layer state (batch-norm moving mean and variance, ...): its step-0 value now, its
+    final value when the run ends. Metrics are layers too, but their counters are not model state."""
+    if isinstance(layer, tf.keras.metrics.Metric):
+        return
+    name = clean_name(var.name)
+    recorder.state_vars.setdefault(name, var)
+    with tf.init_scope():
+        try:
+            recorder.add_own_initial(name, _numpy(var))
+        except Exception:  # noqa: BLE001 - lazily initialised: compared at the end only
+            pass
 
 
 def _wrap_shim_variables(recorder, aligner, tf, keras_root):
@@ -129,6 +200,16 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
     def make_train_function(self, force=False):
         if "train_step" not in self.__dict__:
             inner = self.train_step
+            # compile(steps_per_execution=k) runs k train steps per call and returns the last one's logs:
+            # each step's loss is then handed over by a py_function (local, single-replica programs only;
+            # elsewhere only every k-th step is recorded, and the comparison says so)
+            many = _steps_per_execution(self) > 1 and self.distribute_strategy.num_replicas_in_sync == 1 \
+                and getattr(self, "_cluster_coordinator", None) is None
+            self._tf2migrate_step_losses = []
+
+            def keep(value):
+                self._tf2migrate_step_losses.append(float(value))
+                return value
 
             def train_step(data):
                 _tls.in_train_step, _tls.loss = True, None
@@ -137,10 +218,11 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
                 finally:
                     _tls.in_train_step = False
                 if _tls.loss is not None and isinstance(logs, dict):
+                    logs = dict(logs)
+                    loss = tf.py_function(keep, [_tls.loss], _tls.loss.dtype) if many else _tls.loss
                     ctx = tf.distribute.get_replica_context()
                     replicas = ctx.num_replicas_in_sync if ctx is not None and averages_replicas else 1
-                    logs = dict(logs)
-                    logs[LOSS_KEY] = tf.identity(_tls.loss) * replicas if replicas > 1 else tf.identity(_tls.loss)
+                    logs[LOSS_KEY] = tf.identity(loss) * replicas if replicas > 1 else tf.identity(loss)
                 return logs
 
             self.train_step = train_step
@@ -148,6 +230,14 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
 
     Model.compute_loss = compute_loss
     Model.make_train_function = make_train_function
+
+
+def _steps_per_execution(model) -> int:
+    variable = getattr(model, "_steps_per_execution", None)
+    try:
+        return int(variable.numpy()) if variable is not None else 1
+    except Exception:  # noqa: BLE001 - not readable eagerly (remote): count it as one step per call
+        return 1
 
 
 def _wrap_fit(Model, recorder, tf):
@@ -165,7 +255,12 @@ def _wrap_fit(Model, recorder, tf):
             value = logs.pop(LOSS_KEY, None) if isinstance(logs, dict) else logs
             if value is None:
                 return
-            if hasattr(value, "fetch"):
+            steps = getattr(self.model, "_tf2migrate_step_losses", None)
+            if steps:  # several steps ran in this call (steps_per_execution): each one's loss
+                for loss in steps:
+                    recorder.add_loss(loss, "keras")
+                steps.clear()
+            elif hasattr(value, "fetch"):
                 self.pending.append(value)
             else:
                 recorder.add_loss(_scalar(value), "keras")

@@ -4,6 +4,9 @@
 its fetches whenever a remembered train op is fetched; the first such call also records (and, with
 `init_values`, sets) the trainable variables. `--steps` ends the loop with `StepCapReached`.
 """
+import weakref
+
+from tf2migrate.harness import capture_state
 from tf2migrate.harness.recorder import StepCapReached
 
 
@@ -37,6 +40,10 @@ def install_session(recorder, override=None):
         try:
             if not recorder.losses:
                 tvars = tf.compat.v1.trainable_variables()
+                for v, value in zip(tvars, original_run(self, tvars)):  # the program's own step-0 values
+                    recorder.add_own_initial(v.name, value)
+                capture_state.read_initial(recorder, self, capture_state.state_variables(self.graph))
+                state.trained[self] = True
                 for v in tvars:
                     recorder.add_variable(v.name, v.shape.as_list())
                     value = override.take(v.name.split(":")[0], tuple(v.shape.as_list())) if override else None
@@ -52,6 +59,17 @@ def install_session(recorder, override=None):
         return result
 
     session_lib.BaseSession.run = run
+    original_close = session_lib.BaseSession.close
+
+    def close(self):
+        """`with tf.Session() as sess:` ends here: the moment to read the state training left."""
+        if state.trained.pop(self, False):
+            variables = capture_state.state_variables(self.graph)
+            capture_state.read_final(recorder, self, variables,
+                                     run=lambda fetches: original_run(self, fetches, None, None, None))
+        return original_close(self)
+
+    session_lib.BaseSession.close = close
 
 
 class _State:
@@ -59,6 +77,7 @@ class _State:
 
     inside = False
     in_estimator = False
+    trained = weakref.WeakKeyDictionary()  # sessions that ran a training step
 
 
 state = _State()

@@ -29,6 +29,10 @@ class LazyAligner:
 def main(spec_path):
     with open(spec_path) as f:
         spec = json.load(f)
+    if spec.get("netns"):   # first: setns needs a process with one thread
+        from tf2migrate.harness.netns import enter
+
+        enter(spec["netns"])
     if spec.get("serve"):
         from tf2migrate.harness.cluster import serve_forever
 
@@ -67,7 +71,8 @@ def main(spec_path):
 
 
 def _prepare(spec, recorder):
-    from tf2migrate.harness import capture, capture_keras, capture_session, cluster, determinism, legacy, versions
+    from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
+                                    legacy, versions)
 
     with open(spec["script"]) as f:
         source = f.read()
@@ -84,13 +89,14 @@ def _prepare(spec, recorder):
     if api == "auto":
         api = "v1" if legacy.needs_legacy(source) else "v2"
     recorder.api = api
-    determinism.apply(spec.get("seed", 0), recorder, keras)
+    determinism.apply(spec.get("seed", 0), recorder, share_masks=spec.get("share_masks", True))
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")
     source = spec.get("init_in") or spec.get("init_override")
     aligner = LazyAligner(spec, source) if source else None
     capture.install_estimator(recorder, model_dir, aligner)
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner, keras)
+    capture_state.install(recorder, keras)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
     if spec.get("role") == "original":

@@ -1,63 +1,131 @@
-"""Remove the randomness that TF1 and TF2 draw from different streams, identically on both sides.
+"""Make the randomness of the two runs the same, without switching any of it off.
 
-Graph-mode and eager `Dataset.shuffle` never produce the same order even with equal seeds, and dropout
-masks differ the same way (see harness-findings.md), so both sides run with shuffle as the identity and
-dropout switched off; seeds are fixed for everything else (initializers the alignment does not cover).
+- Seeds are fixed for everything (graph seeds for TF1, the global seed for TF2).
+- `Dataset.shuffle` stays a real shuffle, given the same op seed on both sides when the program gives
+  none: TF1 graph mode otherwise derives it from the graph's op count and TF2 eager from a counter, which
+  never agree (harness-findings.md). With equal seeds graph and eager shuffles give the same order, so a
+  matching pipeline yields the same order and a missing shuffle, another buffer or another
+  `reshuffle_each_iteration` does not. `shuffle_and_repeat` becomes its documented equivalent
+  `shuffle(...).repeat(...)`, which TF2 programs are migrated to.
+- Dropout stays active with masks both sides draw the same way (`dropout.py`).
+The pipeline calls (shuffle, batch, repeat) of the program's own code made before its first training step
+are recorded, so that a divergence can name the difference.
 """
-import importlib
+import os
 import random
+import sys
+
+# The op seed of every `shuffle` that gives none (any fixed value works: it only has to be the same twice).
+SHUFFLE_OP_SEED = 0x5EED
+_LIBRARIES = ("tensorflow", "keras", "tf_keras", "tensorflow_estimator", "tf2migrate.harness")
 
 
-def apply(seed, recorder, keras=None):
-    """`keras`: the `versions.Keras` behind `tf.keras` (its Dropout layer is patched)."""
+def apply(seed, recorder, share_masks=True):
     import numpy as np
     import tensorflow as tf
+
+    from tf2migrate.harness import dropout
 
     random.seed(seed)
     np.random.seed(seed)
     tf.random.set_seed(seed)
     _seed_every_graph(seed)
-    _identity_shuffle(tf)
-    _no_dropout(tf, keras.root if keras else "keras")
+    _seeded_shuffle(tf, recorder)
+    _keep_first_keras_iterator()
+    dropout.install(seed, recorder, share_masks)
     _seed_estimators(seed)
-    recorder.notes.append(f"seed {seed}; Dataset.shuffle made the identity; dropout disabled")
+    recorder.notes.append(f"seed {seed}")
 
 
-def _identity_shuffle(tf):
+def _from_user_code():
+    """True when the caller of the patched method is the program, not TF/Keras building its own pipeline."""
+    frame = sys._getframe(3)
+    while frame is not None and frame.f_code.co_filename.endswith("dataset_ops.py"):  # DatasetV1 -> V2
+        frame = frame.f_back
+    filename = os.path.abspath(frame.f_code.co_filename) if frame else ""
+    return not filename.startswith(library_dirs())
+
+
+def library_dirs():
+    """The folders of TF, Keras and the harness: code there is not the program's own."""
+    modules = [sys.modules.get(name) for name in _LIBRARIES]
+    return tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
+                 for m in modules if getattr(m, "__file__", None))
+
+
+def _record(recorder, text):
+    if not recorder.losses and _from_user_code():
+        recorder.pipeline.append(text)
+
+
+def _seeded_shuffle(tf, recorder):
     from tensorflow.python.data.ops import dataset_ops
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
-        return self
+    cls = dataset_ops.DatasetV2  # DatasetV1's methods call these through super()
+    original_shuffle, original_batch, original_repeat = cls.shuffle, cls.batch, cls.repeat
 
-    for cls in (dataset_ops.DatasetV2, dataset_ops.DatasetV1):
-        if "shuffle" in cls.__dict__:
-            cls.shuffle = shuffle
-    # tf.data.experimental.shuffle_and_repeat -> plain repeat
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        _record(recorder, f"shuffle({_show(buffer_size)}, seed={seed}, "
+                          f"reshuffle_each_iteration={reshuffle_each_iteration})")
+        return original_shuffle(self, buffer_size, seed=SHUFFLE_OP_SEED if seed is None else seed,
+                                reshuffle_each_iteration=reshuffle_each_iteration, name=name)
+
+    def batch(self, batch_size, drop_remainder=False, *args, **kwargs):
+        _record(recorder, f"batch({_show(batch_size)}, drop_remainder={_show(drop_remainder)})")
+        return original_batch(self, batch_size, drop_remainder, *args, **kwargs)
+
+    def repeat(self, count=None, name=None):
+        _record(recorder, f"repeat({_show(count)})")
+        return original_repeat(self, count, name=name)
+
+    cls.shuffle, cls.batch, cls.repeat = shuffle, batch, repeat
+
     def shuffle_and_repeat(buffer_size, count=None, seed=None):
-        return lambda ds: ds.repeat(count)
+        return lambda ds: ds.shuffle(buffer_size, seed=seed).repeat(count)
 
     tf.data.experimental.shuffle_and_repeat = shuffle_and_repeat
     tf.compat.v1.data.experimental.shuffle_and_repeat = shuffle_and_repeat
+    from tensorflow.python.data.experimental.ops import shuffle_ops
+
+    shuffle_ops.shuffle_and_repeat = shuffle_and_repeat
 
 
-def _no_dropout(tf, keras_root):
-    def dropout_v2(x, rate=None, noise_shape=None, seed=None, name=None, **kwargs):
-        return tf.identity(x)
+def _keep_first_keras_iterator():
+    """Keras 2 `fit` makes an iterator, then makes a new one for its first epoch when `steps_per_epoch`
+    equals the dataset's length. Each iterator advances the shuffle's seed, so the first epoch would not
+    get the first order (a TF1 program's one iterator does): the unused first iterator is kept instead."""
+    import importlib
 
-    def dropout_v1(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
-        return tf.identity(x)
+    for name in ("keras.src.engine.data_adapter", "tf_keras.src.engine.data_adapter"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        handler = module.DataHandler
+        original_init = handler.__init__
 
-    tf.nn.dropout = dropout_v2
-    tf.compat.v2.nn.dropout = dropout_v2
-    tf.compat.v1.nn.dropout = dropout_v1
+        def __init__(self, *args, _original_init=original_init, **kwargs):
+            _original_init(self, *args, **kwargs)
+            adapter, calls = self._adapter, []
+            inner = adapter.should_recreate_iterator
 
-    def layers_dropout(inputs, rate=0.5, noise_shape=None, seed=None, training=False, name=None):
-        return tf.identity(inputs)
+            def should_recreate_iterator():
+                calls.append(1)
+                return len(calls) > 1 and inner()
 
-    if keras_root != "keras" or "engine" in tf.keras.layers.Layer.__module__:  # Keras 3 has no tf.compat.v1.layers
-        tf.compat.v1.layers.dropout = layers_dropout
-    keras_dropout = importlib.import_module(f"{keras_root}.src.layers.regularization.dropout")  # Keras 2 and 3
-    keras_dropout.Dropout.call = lambda self, inputs, training=None: tf.identity(inputs)
+            adapter.should_recreate_iterator = should_recreate_iterator
+
+        handler.__init__ = __init__
+
+
+def _show(value):
+    """A pipeline argument as the program wrote it (tensors as their constant value when they have one)."""
+    if hasattr(value, "numpy"):
+        try:
+            return repr(value.numpy().item())
+        except Exception:  # noqa: BLE001 - a symbolic tensor
+            return "<tensor>"
+    return repr(value)
 
 
 def _seed_every_graph(seed):

@@ -15,14 +15,17 @@ from tf2migrate.harness.runner import Side, Task
 
 def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
                init_out=None, init_in=None, init_override=None, abort_path=None, abort_marker=None, home=None,
-               on_progress=print, python=None):
-    """`abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes.
+               netns=None, on_progress=print, python=None):
+    """`abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes;
+    `netns`: the PID of the holder of the network namespace every task of the run enters (netns.py);
     `python`: the interpreter of this side's processes (None: this one)."""
     base = {"script": os.path.abspath(script), "home": home or os.path.dirname(os.path.abspath(script)),
             "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
-            "wait_timeout": timeout, "uses_estimator": role == "original" and facts.uses_estimator}
+            "wait_timeout": timeout, "netns": netns, "uses_estimator": role == "original" and facts.uses_estimator,
+            # parameter servers run steps on remote workers: dropout masks cannot be shared there
+            "share_masks": topology.kind != "ps"}
     if role == "original" and not facts.uses_estimator and not facts.strategies:
         # the reference run: a program that builds no strategy of its own trains as written, locally
         topology = type(topology)("local")

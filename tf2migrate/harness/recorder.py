@@ -35,6 +35,14 @@ class Recorder:
         self.lock = threading.Lock()
         self._init_dumped = False
         self.finalizers = []        # run before the results are written (e.g. reading DTensor buffers)
+        self.dropouts = []          # [{"rate", "input", "noise_shape"}] of the first training step
+        self.dropout_thread = None
+        self.pipeline = []          # the program's own shuffle/batch/repeat calls before its first step
+        self.own_initial = {}       # name -> the program's own step-0 value (before any alignment)
+        self.initializers = {}      # name -> the initializer's name, where known
+        self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
+        self.final_state = {}       # name -> value of non-trainable layer state after training
+        self.eval_results = []      # one {metric: value} per evaluate call of the program
 
     # ---- steps -------------------------------------------------------------------------------
     def add_loss(self, value, kind):
@@ -69,9 +77,16 @@ class Recorder:
             save_values(path, [(v["name"], self.initial_values[v["name"]]) for v in self.variables
                                if v["name"] in self.initial_values])
 
+    def add_own_initial(self, name, value):
+        import numpy as np
+
+        name = clean_name(name)
+        if name not in self.own_initial:
+            self.own_initial[name] = np.asarray(value)
+
     # ---- results -----------------------------------------------------------------------------
     def write(self, status, error=None):
-        for finalize in self.finalizers:
+        for finalize in self.finalizers + [self._read_state]:
             try:
                 finalize()
             except Exception as exc:  # noqa: BLE001 - the run's own status matters more
@@ -88,11 +103,36 @@ class Recorder:
             "capture": sorted(self.capture_kinds),
             "notes": self.notes,
             "ports": self.ports,
+            "dropouts": self.dropouts,
+            "pipeline": self.pipeline,
+            "initializers": self.initializers,
+            "eval_results": self.eval_results,
+            "own_initial": self._save("own_init", self.own_initial),
+            "final_state": self._save("state", self.final_state),
         }
         tmp = self.spec["results"] + ".tmp"
         with open(tmp, "w") as f:
             json.dump(out, f)
         os.replace(tmp, self.spec["results"])
+
+    def _read_state(self):
+        """TF2 programs: the non-trainable layer state as training left it (TF1 reads it in its session)."""
+        for name, var in self.state_vars.items():
+            if name not in self.final_state:
+                try:
+                    self.final_state[name] = var.numpy()
+                except Exception:  # noqa: BLE001 - e.g. a variable on a server that has gone
+                    self.notes.append(f"could not read the final value of {name}")
+
+    def _save(self, kind, values):
+        """Arrays go to an .npz next to the results (version-neutral); the JSON holds its path."""
+        if not values:
+            return None
+        from tf2migrate.harness.align import save_values
+
+        path = f"{self.spec['results']}.{kind}.npz"
+        save_values(path, list(values.items()))
+        return path
 
 
 def clean_name(name):

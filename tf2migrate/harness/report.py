@@ -53,6 +53,8 @@ def summary_lines(result):
                      f"(`tf2migrate rewrite --select {','.join(result.accepted_fixes)}`)")
     if result.alignment:
         lines.append(f"aligned: {result.alignment}")
+    if result.network:
+        lines.append(f"network: {result.network}")
     if result.tolerance and not result.failed_side:
         lines.append(f"tolerance: {result.tolerance}")
     for label, side in (("original", result.original), ("migrated", result.migrated)):
@@ -62,6 +64,9 @@ def summary_lines(result):
                          f"{v.get('keras')})")
     if result.retried_ports:
         lines.append("ports: a server's port was taken by another process first; the pair ran again on new ports")
+    if result.compared:
+        lines.append("compared:")
+        lines += [f"  - {line}" for line in result.compared]
     notes = [n for s in (result.original, result.migrated) if s for n in s.notes]
     if notes:
         lines.append("notes: " + "; ".join(dict.fromkeys(notes)))
@@ -78,7 +83,8 @@ def to_dict(result):
             return None
         return {"status": s.status, "losses": s.losses, "variables": s.variables, "aligned": s.aligned,
                 "api": s.api, "capture": s.capture, "seconds": round(s.seconds, 3), "error": s.error,
-                "notes": s.notes, "python": s.python, "versions": s.versions}
+                "notes": s.notes, "dropouts": s.dropouts, "pipeline": s.pipeline, "eval_results": s.eval_results,
+                "python": s.python, "versions": s.versions}
 
     return {"verdict": result.verdict, "reason": result.reason, "exit_code": result.exit_code,
             "original": result.original_path, "migrated": result.migrated_path, "cluster": result.cluster,
@@ -86,7 +92,8 @@ def to_dict(result):
             "first_diverged_step": result.first_diverged_step, "alignment": result.alignment,
             "failed_side": result.failed_side or None, "rewrite_diagnostics": result.rewrite_diagnostics,
             "accepted_fixes": result.accepted_fixes, "retried_ports": result.retried_ports,
-            "details": result.details, "original_run": side(result.original), "migrated_run": side(result.migrated),
+            "network": result.network,
+            "details": result.details, "compared": result.compared, "original_run": side(result.original), "migrated_run": side(result.migrated),
             "original_repeats": [side(r) for r in result.original_runs[1:]]}
 
 
@@ -109,7 +116,12 @@ def write_junit(results, path):
         elif not r.equivalent:
             failures += 1
             ET.SubElement(case, "failure", message=f"{r.verdict}: {r.reason}").text = table(r)
-        ET.SubElement(case, "system-out").text = table(r)
+        if r.compared:
+            properties = ET.SubElement(case, "properties")
+            for i, line in enumerate(r.compared):
+                ET.SubElement(properties, "property", name=f"compared.{line.split(':', 1)[0]}", value=line)
+        ET.SubElement(case, "system-out").text = "\n".join(["compared:"] + [f"  - {c}" for c in r.compared]
+                                                             + [table(r)]) if r.compared else table(r)
     suite.set("failures", str(failures))
     suite.set("errors", str(errors))
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)

@@ -38,6 +38,12 @@ class SideResult:
     stderr_tail: str = ""
     ports: list = field(default_factory=list)
     pids: list = field(default_factory=list)
+    dropouts: list = field(default_factory=list)       # the dropouts of the first training step
+    pipeline: list = field(default_factory=list)       # the program's own shuffle/batch/repeat calls
+    initializers: dict = field(default_factory=dict)   # variable name -> initializer name, where known
+    eval_results: list = field(default_factory=list)   # one {metric: value} per evaluate call
+    own_initial: str = ""     # .npz of the program's own step-0 values
+    final_state: str = ""     # .npz of its non-trainable layer state after training
     versions: dict = field(default_factory=dict)   # python, tensorflow, keras the side ran with
     python: str = ""
 
@@ -128,7 +134,10 @@ class Side:
             python=self.python or sys.executable,
             seconds=time.time() - self.started, error=error, stderr_tail=tail(tail_task.log),
             ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
-            pids=[t.proc.pid for t in self.tasks])
+            pids=[t.proc.pid for t in self.tasks], dropouts=main.get("dropouts", []),
+            pipeline=main.get("pipeline", []), initializers=main.get("initializers", {}),
+            eval_results=main.get("eval_results", []), own_initial=main.get("own_initial") or "",
+            final_state=main.get("final_state") or "")
 
     def ports(self):
         return [p for t in self.tasks for p in t.spec.get("ports", [])]

@@ -37,6 +37,8 @@ class Plugin:
 
     infos: tuple = ()
     wake: str = ""   # this rule's entry in `wake_words.WAKE`: the words whose absence proves it idle
+    claims: frozenset = frozenset()  # canonical TF names whose calls this rule alone upgrades (tables skip them)
+    fast: bool = False  # reads only `ctx.tree` and reports, in `leave_module` (listed in `wake_words.FAST`)
 
     def __init__(self, ctx) -> None:
         self.ctx = ctx

@@ -45,6 +45,8 @@ def _keyword(arg: cst.Arg, name: str) -> cst.Arg:
 
 
 def _keep_prefix(spec: CallSpec) -> int:
+    if spec.keep is not None:
+        return spec.keep
     if not spec.new_args:
         return len(spec.args)
     renamed = [spec.keywords.get(a, a) for a in spec.args]
@@ -95,12 +97,21 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
                     return None, Blocker(original.args[i], otherwise, f"`{name}={source(a.value)}`")
                 args = _remove(args, i)
                 break
+    for name in spec.remove:
+        index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+        if index is not None:
+            args = _remove(args, index)
     present = {a.keyword.value for a in args if a.keyword is not None}
     n_positional = sum(1 for a in args if a.keyword is None)
     for name, value in spec.add.items():
         index = spec.args.index(name) if name in spec.args else len(spec.args)
-        if name not in present and n_positional <= index:
+        if name not in present and (n_positional <= index or not spec.args):  # no signature: a new keyword
             args = append_arg(args, keyword_arg(name, cst.parse_expression(value)))
+    names = [a.keyword.value for a in args if a.keyword is not None]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        return None, Blocker(original, None, f"`{twice[0]}` would be passed twice (an argument and its deprecated "
+                                             "alias): convert this call by hand")
     for i, a in enumerate(args):
         if a.keyword is not None and a.keyword.value in spec.wrap:
             text = spec.wrap[a.keyword.value].format(tf=render(), value=source(a.value))

@@ -18,17 +18,42 @@ from tf2migrate.rules.keras_target import KerasTarget
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
+from tf2migrate.rules.unconverted.plugin import Unconverted
 from tf2migrate.rules.tables import load_tables
+from tf2migrate.rules.upgrade.casts import Casts
+from tf2migrate.rules.upgrade.dropout import Dropout
+from tf2migrate.rules.upgrade.extract_glimpse import ExtractGlimpse
+from tf2migrate.rules.upgrade.gone_arguments import GoneArguments
+from tf2migrate.rules.upgrade.image_resize import ImageResize
+from tf2migrate.rules.upgrade.initializers import Initializers
+from tf2migrate.rules.upgrade.iterators import DatasetIterators
+from tf2migrate.rules.upgrade.morphology import Morphology
+from tf2migrate.rules.upgrade.name_scope import NameScope
+from tf2migrate.rules.upgrade.pool_seed import PoolSeed
+from tf2migrate.rules.upgrade.regularizers import Regularizers
+from tf2migrate.rules.upgrade.save_format import SaveFormat
+from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
+from tf2migrate.rules.upgrade.strings_split import StringsSplit
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
-    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras, KerasTarget,
+    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
+    Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
+    NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
+    Unconverted,  # reads what the Estimator converter left, so it runs after it
+    KerasTarget,  # last: switches Keras for a file the rules above changed
 )
+CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 
 
 def plugins(ctx) -> list:
     """Code rules first (they rewrite whole calls), then the generic table transformer."""
-    return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables())]
+    return [cls(ctx) for cls in CODE_RULES] + [TablePlugin(ctx, load_tables(), CLAIMED)]
+
+
+def fast_plugins(ctx) -> list:
+    """The rules that report from the `ast` tree alone, for a file no other rule has a word in."""
+    return [cls(ctx) for cls in CODE_RULES if cls.fast]
 
 
 @functools.lru_cache(maxsize=None)

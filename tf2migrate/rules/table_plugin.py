@@ -1,7 +1,9 @@
 """The one generic transformer for every table rule: one dictionary lookup per node.
 
-For a call it applies, in order: reports, argument edits (see `call_edit`), then the symbol or
-method rename. A bare reference (no call) gets the rename or the report only.
+For a call it applies, in tf_upgrade_v2's order: reports and argument warnings, argument edits (see
+`call_edit`), then the symbol or method rename. A bare reference (no call) gets the rename or the
+report only. A member of a reported module (`tf.contrib.rnn.LSTMCell`) gets one finding, for the most
+specific module, unless a rule renames the whole name.
 """
 from __future__ import annotations
 
@@ -9,83 +11,184 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules import guards
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.call_edit import edit_args
+from tf2migrate.rules.call_edit import arg_value, edit_args
 from tf2migrate.rules.receivers import is_module
-from tf2migrate.rules.tables import TableRule, Tables
+from tf2migrate.rules.tables import Action, Tables
 
 
 class TablePlugin(Plugin):
-    def __init__(self, ctx, tables: Tables) -> None:
+    def __init__(self, ctx, tables: Tables, claimed: frozenset = frozenset()) -> None:
         super().__init__(ctx)
         self.tables = tables
+        self.claimed = claimed  # canonical names whose calls a code rule upgrades (`Plugin.claims`)
+        self._modules: dict = {}  # id(chain node) -> (outermost node so far, module): reported at the end
+        self._renamed_ids: set = set()  # ids of renamed names: what contains them is not in a reported module
 
     def _symbol(self, expr) -> tuple:
+        """(actions, literal name) for a TF name the tables know, else ((), literal)."""
         if not isinstance(expr, (cst.Name, cst.Attribute)):
-            return None, None
+            return (), None
         literal, canonical = self.ctx.resolve(expr)
+        if literal is not None and literal.startswith("tf.compat.v2."):
+            canonical = None  # a TF2 name: the TF1 tables do not apply to it
         for key in (literal, canonical):
-            rule = self.tables.by_symbol.get(key) if key else None
-            if rule is not None:
-                return rule, key
-        return None, None
+            actions = self.tables.by_symbol.get(key) if key else None
+            if actions and _explicit_compat_v1(expr):
+                actions = tuple(a for a in actions if not a.generated)  # written so on purpose: kept
+            if actions:
+                if any(a.new is not None and a.new == literal for a in actions):
+                    return (), literal  # already written as its target (`tf1.Session` under compat.v1): done
+                return self._usable(actions, literal), literal
+        return (), literal
 
-    def _method(self, expr) -> Optional[TableRule]:
+    def _usable(self, actions: tuple, literal: Optional[str]) -> tuple:
+        """Upgrades of a name that TF2 also has (`tf.argmax`) run only where it means the TF1 API."""
+        if any(a.needs_tf1 for a in actions) and not self.ctx.tf1_semantics(literal):
+            return tuple(a for a in actions if not a.needs_tf1)
+        return actions
+
+    def _method(self, expr) -> tuple:
         if not isinstance(expr, cst.Attribute):
-            return None
-        rule = self.tables.by_method.get(expr.attr.value)
-        if rule is None:
-            return None
-        if is_module(expr.value, self.ctx):
-            return None  # `functools.reduce`, `inspect.unwrap`: a module, not a strategy
-        return rule
+            return ()
+        actions = self.tables.by_method.get(expr.attr.value, ())
+        if actions and is_module(expr.value, self.ctx):
+            return ()  # `functools.reduce`, `inspect.unwrap`: a module, not a strategy
+        return self._usable(actions, None) if actions else ()
+
+    def _report(self, node, action: Action, name: str, new: str = "") -> bool:
+        message = action.message or action.rule.info.message
+        if "{" in message:
+            message = message.replace("{name}", name).replace("{new}", new)
+        return self.ctx.report(node, action.rule.info.code, message if message != action.rule.info.message else None,
+                               severity=action.severity)
+
+    def _renamed(self, original, updated_func, action: Action, literal: Optional[str], method: bool):
+        """The new name (or method attribute), or None when it is already written so."""
+        if method:
+            return None if action.new == original.attr.value else updated_func.with_changes(attr=cst.Name(action.new))
+        if action.new == literal:
+            return None  # already written as the target (`tf1.Session` under compat.v1)
+        return self.ctx.emit.like(original, action.new)
+
+    # references
 
     def leave_reference(self, original, updated):
-        rule, key = self._symbol(original)
-        if rule is not None:
-            if key in rule.renames:
-                if self.ctx.report(original, rule.info.code):
-                    return self.ctx.emit.like(original, rule.renames[key])
-            else:
-                self.ctx.report(original, rule.info.code)
-            return updated
-        rule = self._method(original)
-        if rule is not None and rule.call.guard is None and original.attr.value in rule.methods:
-            if self.ctx.report(original, rule.info.code):
-                return updated.with_changes(attr=cst.Name(rule.methods[original.attr.value]))
+        inner = self._modules.pop(id(original.value), None) if isinstance(original, cst.Attribute) else None
+        actions, literal = self._symbol(original)
+        method = False
+        if not actions:
+            self._module(original, inner)
+            actions, method = self._method(original), True
+        for action in actions:
+            if action.report and not action.on_call:
+                self._report(original, action, source(original))
+        for action in actions:
+            if action.new is not None and not action.on_call and not (action.call and action.call.guard):
+                if not self.ctx.allowed(original, action.rule.info.code):
+                    return updated
+                new = self._renamed(original, updated, action, literal, method)
+                if new is not None:
+                    self._report(original, action, source(original), source(new))
+                    self._renamed_ids.add(id(original))
+                    return new
         return updated
 
+    def _module(self, node, inner) -> None:
+        """Carry a module finding outwards along `tf.contrib.rnn.X`: the outermost name is shown, the most
+        specific module is named."""
+        canonical = self.ctx.resolve(node)[1] if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if isinstance(node, cst.Attribute) and id(node.value) in self._renamed_ids:
+            canonical = None  # `tf.app.flags` became `tf.compat.v1.app.flags`: its members are fine
+        module = None
+        if canonical is not None:
+            if canonical in self.tables.modules:
+                module = canonical
+            elif inner is None:
+                module = self.tables.module_of(canonical)
+        if module is None and inner is not None:
+            module = inner[1]
+        if module is not None:
+            self._modules[id(node)] = (node, module)
+
+    def leave_module(self, original, updated):
+        for node, module in self._modules.values():
+            self._report(node, self.tables.modules[module], source(node))
+        self._modules.clear()
+        self._renamed_ids.clear()
+        return updated
+
+    # calls
+
     def leave_call(self, original: cst.Call, updated: cst.Call):
-        rule, key = self._symbol(original.func)
-        method = None
-        if rule is None:
-            rule = self._method(original.func)
-            if rule is None:
+        func = original.func
+        inner = self._modules.pop(id(func.value), None) if isinstance(func, cst.Attribute) else None
+        actions, literal = self._symbol(func)
+        if actions and self.ctx.resolve(func)[1] in self.claimed:
+            return updated
+        method = False
+        if not actions:
+            self._module(func, inner)
+            pending = self._modules.pop(id(func), None)
+            if pending is not None:
+                self._report(func, self.tables.modules[pending[1]], source(func))
+            actions, method = self._method(func), True
+            if not actions:
                 return updated
-            method = original.func.attr.value
-        if rule.call.guard and not guards.check(rule.call.guard, original, self.ctx):
-            return updated
-        if (key in rule.reports) or (method in rule.report_methods):
-            self.ctx.report(original, rule.info.code)
-            return updated
-        args, blocker = edit_args(original, updated, rule.call, self.ctx.emit.alias)
+        actions = [a for a in actions if not (a.call and a.call.guard) or guards.check(a.call.guard, original, self.ctx)]
+        for action in actions:
+            if action.report:
+                self._report(original, action, source(func))
+                if action.on_call:
+                    return updated  # a call only a code rule (or a human) can convert: left as it is
+            for keyword, position, message, severity in action.warn:
+                if arg_value(original, keyword, position if position >= 0 else None) is not None:
+                    self.ctx.report(original, action.rule.info.code,
+                                    message.replace("{name}", source(func)), severity=severity)
+        start = updated
+        for action in actions:
+            if action.call is not None:
+                updated = self._edit(original, updated, action)
+                if updated is None:
+                    return start
+        for action in actions:
+            if action.new is not None:
+                if not self.ctx.allowed(original, action.rule.info.code):
+                    return start
+                new = self._renamed(func, updated.func, action, literal, method) or updated.func
+                final = updated.with_changes(func=new)
+                if final.deep_equals(start):
+                    return start  # nothing to do: `reduce(..., axis=None)` already has its axis
+                self._report(original, action, source(func), source(new))
+                return final
+        return updated
+
+    def _edit(self, original, updated, action: Action):
+        """`updated` with this action's argument edits; None when an argument blocks them (reported)."""
+        args, blocker = edit_args(original, updated, action.call, self.ctx.emit.alias)
         if blocker is not None:
-            code = blocker.code or rule.info.code
-            self.ctx.report(blocker.node, code, _blocked(blocker, code, rule, self.ctx.infos), fixable=False)
-            return updated
-        if method is not None:
-            fixed = updated.with_changes(func=updated.func.with_changes(attr=cst.Name(rule.methods[method])), args=args)
-            if fixed.deep_equals(updated):
-                return updated  # nothing to do: `reduce(..., axis=None)` already has its axis
-            return fixed if self.ctx.report(original, rule.info.code) else updated
-        if not self.ctx.report(original, rule.info.code):
-            return updated
-        return updated.with_changes(func=self.ctx.emit.like(original.func, rule.renames[key]), args=args)
+            code = blocker.code or action.rule.info.code
+            self.ctx.report(blocker.node, code, _blocked(blocker, code, action, self.ctx.infos), fixable=False)
+            return None
+        fixed = updated.with_changes(args=args)
+        if action.new is not None or fixed.deep_equals(updated):
+            return fixed  # a rename reports the whole fix
+        return fixed if self._report(original, action, source(original.func)) else updated
 
 
-def _blocked(blocker, code: str, rule: TableRule, infos: dict) -> str:
-    if code == rule.info.code:
-        return f"{rule.info.message}; not fixed: {blocker.message}"
+def _blocked(blocker, code: str, action: Action, infos: dict) -> str:
+    if code == action.rule.info.code:
+        return f"{action.rule.info.message}; not fixed: {blocker.message}"
     info = infos.get(code)
     return f"{info.message if info else code} ({blocker.message})"
+
+
+def _explicit_compat_v1(expr) -> bool:
+    """`tf.compat.v1.X` spelled out (not `tf1.X` through an alias): someone, often tf_upgrade_v2, chose it."""
+    while isinstance(expr, cst.Attribute):
+        if expr.attr.value == "v1" and isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "compat":
+            return True
+        expr = expr.value
+    return False

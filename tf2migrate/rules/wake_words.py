@@ -6,12 +6,20 @@ rule class names its entry here (`Plugin.wake`), so a rule and the pre-pass cann
 that every registered code rule has one.
 
 Per rule: (attribute words, which count on any receiver; symbol words, which count only where they name
-TensorFlow through the file's imports).
+TensorFlow through the file's imports). A symbol written as a dotted name (`tf.strings.split`) wakes only as
+that name, spelled so: `split` then needs `tf.strings.split`, not `tf.split`, `ops.split` nor (unless listed
+too) `tf.compat.v1.strings.split`, so a common last word does not send every TF file to LibCST. The rules in
+`FAST` read only Python's `ast` tree and report (`Plugin.fast`): a file that only their words wake is
+answered from that tree, without LibCST.
 """
 from __future__ import annotations
 
+import ast
 import functools
 import re
+from dataclasses import dataclass
+
+from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED  # free of LibCST too
 
 # A module must contain one of these to build or fetch a strategy, or to run a replica function.
 STRATEGY_WORDS = frozenset({
@@ -22,7 +30,14 @@ STRATEGY_WORDS = frozenset({
 REPLICA_CALLS = frozenset({"experimental_run_v2", "call_for_each_replica"})
 DISTRIBUTED_INPUT = frozenset({"experimental_distribute_dataset", "distribute_datasets_from_function",
                                "experimental_distribute_datasets_from_function"})
-ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier"})
+ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier",
+                        "TPUEstimator"})
+
+def _and_v1(names) -> frozenset:
+    """The names, also spelled through `tensorflow.compat.v1` (for the upgrades that act there too)."""
+    names = frozenset(names)
+    return names | {"tf.compat.v1." + name[3:] for name in names}
+
 
 WAKE = {
     "make_dataset_iterator": (frozenset({"make_dataset_iterator"}), frozenset()),
@@ -34,30 +49,167 @@ WAKE = {
     "outside_scope": (REPLICA_CALLS, STRATEGY_WORDS),
     "distributed_input": (DISTRIBUTED_INPUT, frozenset()),
     "estimator": (frozenset(), ESTIMATORS),
+    # the TF1 -> TF2 call upgrades wake only as the names they claim, spelled so (see `Triggers.code_names`)
+    "dropout": (frozenset(), _and_v1({"tf.nn.dropout"})),
+    "casts": (frozenset(), _and_v1("tf." + n for n in ("to_bfloat16", "to_complex128", "to_complex64", "to_double",
+                                                        "to_float", "to_int32", "to_int64"))),
+    "image_resize": (frozenset(), _and_v1("tf.image." + n for n in ("resize_area", "resize_bicubic", "resize_bilinear",
+                                                                     "resize_nearest_neighbor"))),
+    "softmax_labels": (frozenset(), frozenset({"tf.nn.softmax_cross_entropy_with_logits"})),
+    "initializers": (frozenset(), frozenset({p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.") for n in (
+        "xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")}) | _and_v1({
+        "tf.uniform_unit_scaling_initializer", "tf.initializers.uniform_unit_scaling"})),
+    "regularizers": (frozenset(), frozenset(p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.")
+                                            for n in ("l1_regularizer", "l2_regularizer"))),
+    "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
+    "strings_split": (frozenset(), frozenset({"tf.strings.split"})),
+    "name_scope": (frozenset(), frozenset({"tf.name_scope"})),
+    "pool_seed": (frozenset(), frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})),
+    "extract_glimpse": (frozenset(), frozenset({"tf.image.extract_glimpse"})),
+    "morphology": (frozenset(), frozenset({"tf.nn.dilation2d", "tf.nn.erosion2d"})),
+    "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
+    "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
+                                               "tf.nn.ctc_beam_search_decoder"})),
+    "unconverted": (frozenset(), UNCONVERTED),
     "keras_target": (frozenset(), frozenset()),   # acts in leave_module, on files another rule changed
 }
+FAST = frozenset({"unconverted"})
 
 
 @functools.lru_cache(maxsize=None)
 def all_words() -> tuple:
     """(attribute words, symbol words) of every rule, the tables' included."""
-    from tf2migrate.rules.tables import load_tables
+    t = triggers()
+    return t.attrs, t.symbols
 
-    tables = load_tables()
-    attrs, symbols = tables.triggers(), tables.symbol_triggers()
-    for a, s in WAKE.values():
-        attrs |= a
-        symbols |= s
-    return frozenset(attrs), frozenset(symbols - attrs)
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, eq=False)
+class Triggers:
+    """What wakes a file, in one combined scan for every rule and table.
+
+    An attribute word counts on any receiver (`strategy.experimental_run_v2`). A symbol word counts only
+    where the file's own TensorFlow imports make it a TF name: for a code rule, any TF name ending in it;
+    for the tables, a name they define (`tf.Session` wakes, `tf.keras.Session`... or `session.run` do not).
+    """
+
+    attrs: frozenset
+    symbols: frozenset
+    code_symbols: frozenset  # symbol words of code rules: any TF name ending in one wakes
+    code_names: frozenset  # dotted names of code rules: only these wake (`tf.compat.v1.X` only if listed so)
+    names: frozenset  # TF names the tables define (literal `tf.compat.v1...` spellings included)
+    modules: frozenset  # modules whose every member the tables report
+    hand_written: frozenset  # the names a hand-written table defines: they apply to `tf.compat.v1.X` too
+    tf1_only: frozenset  # names acted on only where they mean the TF1 API (`Action.needs_tf1`)
+    fast: frozenset  # symbol words that wake only `FAST` rules (no other rule, no table)
+    calls: dict  # name -> (positional arguments beyond which a rule acts, or -1; keywords it acts on)
+
+    def scan(self, text: str) -> tuple:
+        """(attribute words, symbol words) present in `text` (comments and strings included)."""
+        found = set(_IDENTIFIER.findall(text))
+        return found & self.attrs, found & self.symbols
+
+    def wakes(self, word: str, literal, canonical, spelled: str = "", tf1=lambda: True) -> bool:
+        """Does this TF name (resolved through the file's imports; `spelled` as written) give a rule work?
+        `tf1()`: is the file TF1 code (asked only for names TF2 also has)."""
+        if word in self.code_symbols or literal in self.code_names:
+            return True
+        if ".compat.v1." in spelled:  # written so on purpose: only the hand-written tables act on it
+            return literal in self.hand_written or canonical in self.hand_written
+        if literal and literal.startswith("tf.compat.v2."):
+            canonical = None  # a TF2 name: the TF1 tables do not apply to it
+        for name in (literal, canonical):
+            if name and name in self.names:
+                return name not in self.tf1_only or literal.startswith("tf.compat.v1.") or tf1()
+            while name:
+                if name in self.modules:
+                    return True
+                name = name.rpartition(".")[0]
+        return False
+
+    def call_wakes(self, call: ast.Call, literal, canonical, spelled: str = "", tf1=lambda: True) -> bool:
+        """A call to a name the tables edit only for some arguments: are they passed here?"""
+        if ".compat.v1." in spelled and literal not in self.hand_written and canonical not in self.hand_written:
+            return False  # written so on purpose: the generated tables leave it alone
+        for name in (literal, canonical):
+            entry = self.calls.get(name) if name else None
+            if entry is None:
+                continue
+            keep, keywords = entry
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                hit = True
+            else:
+                hit = 0 <= keep < len(call.args) or any(k.arg in keywords for k in call.keywords)
+            return hit and (name not in self.tf1_only or literal.startswith("tf.compat.v1.") or tf1())
+        return False
+
+    def to_json(self) -> list:
+        sets = [self.attrs, self.symbols, self.code_symbols, self.code_names, self.names, self.modules, self.hand_written,
+                self.tf1_only, self.fast]
+        calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
+        return [sorted(part) for part in sets] + [calls]
+
+    @classmethod
+    def from_json(cls, data) -> "Triggers":
+        *sets, calls = data
+        return cls(*(frozenset(part) for part in sets), {name: (keep, frozenset(words)) for name, keep, words in calls})
+
+    @functools.lru_cache(maxsize=None)
+    def regex(self) -> "re.Pattern":
+        """The same words as a regex (a trie, fast to match): group 1 attribute words, group 2 symbol words.
+        For finding the lines that hold them (engine/skip.py)."""
+        return re.compile(r"\b(?:(%s)|(%s))\b" % (_trie(self.attrs), _trie(self.symbols)))
+
+
+def _trie(words) -> str:
+    """An alternation of `words` factored by common prefixes: a flat alternation of 1,000 words makes
+    the regex engine try each one at every position (seconds per tree), a trie a few."""
+    root: dict = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = "(?:" + "|".join(branches) + ")"
+        return body + "?" if "" in node else body
+
+    return emit(root) if words else "(?!)"
 
 
 @functools.lru_cache(maxsize=None)
+def triggers() -> Triggers:
+    from tf2migrate.rules.tables import load_tables
+
+    tables = load_tables()
+    attrs, symbols, code_symbols = set(tables.triggers()), set(tables.symbol_triggers()), set()
+    code_names = set()
+    for a, s in WAKE.values():
+        attrs |= a
+        code_symbols |= {name for name in s if "." not in name}
+        code_names |= {name for name in s if "." in name}
+    symbols |= code_symbols | {name.rsplit(".", 1)[-1] for name in code_names}
+    calls = tables.call_triggers()
+    return Triggers(frozenset(attrs), frozenset(symbols - attrs), frozenset(code_symbols), frozenset(code_names),
+                    frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
+                    tables.tf1_only_names(), _fast_words(attrs, tables), calls)
+
+
+def _fast_words(attrs: set, tables) -> frozenset:
+    """The symbol words that wake only `FAST` rules: no other rule's word, no table's."""
+    others = set(attrs) | set(tables.symbol_triggers())
+    for rule, (a, s) in WAKE.items():
+        if rule not in FAST:
+            others |= set(a) | {name.rsplit(".", 1)[-1] for name in s}
+    return frozenset(w for rule in FAST for w in WAKE[rule][1] if w not in others)
+
+
 def trigger_pattern() -> "re.Pattern":
-    """Words whose absence proves a file needs no LibCST parse at all: group 1 matches attribute words
-    (any receiver), group 2 symbol words (they count only as TensorFlow names)."""
-    attrs, symbols = all_words()
-
-    def alternation(words) -> str:
-        return "|".join(sorted(map(re.escape, words))) or "(?!)"
-
-    return re.compile(r"\b(?:(%s)|(%s))\b" % (alternation(attrs), alternation(symbols)))
+    """Words whose absence proves a file needs no LibCST parse at all (see `Triggers.regex`)."""
+    return triggers().regex()

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import canned, uses
+from tf2migrate.rules.estimator import builders, canned, exporters, render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -50,23 +50,35 @@ class Program:
     input_fns: set = field(default_factory=set)  # names of the input functions, respelled for TF2
     cluster: Optional[tuple] = None  # (has_ps, has_worker, node) of a TF_CONFIG dict literal
     blockers: list = field(default_factory=list)
+    tpu: Optional[tpu.TPUPlan] = None  # for a TPUEstimator: its switch, batch sizes and TPU settings
+    exporters: dict = field(default_factory=dict)  # var -> FinalExporter/LatestExporter call assigned to it
+    export_calls: list = field(default_factory=list)  # every exporter call and export_saved_model run
+    builder: Optional[builders.Builder] = None  # the helper that returns the Estimator, if it is built by one
+    builder_site: Optional[cst.Call] = None  # the call of that helper (or the Estimator call itself)
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:
     """The Estimator program at the top level of the module (None if there is none there)."""
-    prog = None
+    prog, helpers = None, builders.find(module, lambda value: is_estimator(value, ctx))
     for i, stmt in enumerate(module.body):
         name, value = assignment(stmt)
-        if is_estimator(value, ctx):
+        helper = builders.called(value, helpers)
+        if is_estimator(value, ctx) or helper is not None:
             if prog is None:
-                prog = Program(i, name, value, {})
+                prog = Program(i, name, helper.call if helper else value, {}, builder=helper)
+                prog.builder_site = value
             else:
                 prog.blockers.append(Unreadable(value, "a second Estimator in this file: the conversion handles one "
                                                 "Estimator program per file; split the file or convert by hand"))
     if prog is None:
         return None
     try:
-        prog.bound = bind(prog.call, canned.CANNED.get(callee(prog.call, ctx), ESTIMATOR_PARAMS), "Estimator")
+        canonical = callee(prog.call, ctx)
+        signature = tpu.ESTIMATOR_PARAMS if canonical in tpu.ESTIMATORS else canned.CANNED.get(canonical, ESTIMATOR_PARAMS)
+        prog.bound = bind(prog.call, signature, "Estimator")
+        if prog.builder is not None:
+            prog.bound = builders.substitute(prog.bound, prog.builder, prog.builder_site)
+            prog.removed.add(prog.builder.index)
     except Unreadable as problem:
         prog.blockers.append(problem)
         return prog
@@ -76,13 +88,19 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
 
 def is_estimator(value, ctx) -> bool:
     canonical = callee(value, ctx) if value is not None else None
-    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED
+    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS
+
+
+def builds_estimator(module: cst.Module, ctx):
+    """`value -> bool`: an Estimator call, or a call of a helper of `module` that returns one."""
+    helpers = builders.find(module, lambda value: is_estimator(value, ctx))
+    return lambda value: is_estimator(value, ctx) or builders.called(value, helpers) is not None
 
 
 def _builds_estimator(ctx) -> bool:
     for node in nodes(ctx.tree, ast.Call):
         canonical = ctx.imports.ast_canonical(node.func)
-        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED:
+        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS:
             return True
     return False
 
@@ -122,37 +140,59 @@ def _read_module(module, prog: Program, ctx) -> None:
         if canonical in HOOK_NAMES:
             prog.hooks[name] = value
             prog.removed.add(i)
+        elif canonical in exporters.EXPORTERS:
+            prog.exporters[name] = value
+            prog.export_calls.append(value)
+            prog.removed.add(i)
         elif canonical in SPEC_PARAMS:
             try:
                 prog.specs[name] = (canonical, bind(value, SPEC_PARAMS[canonical], canonical), value)
                 prog.removed.add(i)
                 fn = prog.specs[name][1].get("input_fn")
-                if isinstance(fn, cst.Name):
-                    prog.input_fns.add(fn.value)
+                fn = uses.input_fn_name(fn.body if isinstance(fn, cst.Lambda) else fn)
+                if fn is not None:
+                    prog.input_fns.add(fn)
             except Unreadable as problem:
                 prog.blockers.append(problem)
     config = prog.bound.get("config")
+    on_tpu = callee(prog.call, ctx) in tpu.ESTIMATORS
+    configs = {"tf.estimator.RunConfig"} | (tpu.RUN_CONFIGS if on_tpu else set())
     if isinstance(config, cst.Name):
         for i, stmt in enumerate(module.body):
             name, value = assignment(stmt)
-            if name == config.value and callee(value, ctx) == "tf.estimator.RunConfig":
+            if name == config.value and callee(value, ctx) in configs:
                 prog.config_node = value
                 prog.removed.add(i)
-    elif isinstance(config, cst.Call) and callee(config, ctx) == "tf.estimator.RunConfig":
+    elif isinstance(config, cst.Call) and callee(config, ctx) in configs:
         prog.config_node = config
     elif config is not None:
         prog.blockers.append(Unreadable(config, "Estimator config that is not a RunConfig: convert by hand"))
+    tpu_config = {}
     if prog.config_node is not None:
         from tf2migrate.rules.estimator.strategy import CONFIG_PARAMS
 
         try:
-            prog.config = bind(prog.config_node, CONFIG_PARAMS, "RunConfig")
+            if callee(prog.config_node, ctx) in tpu.RUN_CONFIGS:
+                bound = bind(prog.config_node, tpu.RUN_CONFIG_PARAMS + CONFIG_PARAMS, "RunConfig")
+                prog.config, tpu_config = tpu.split_config(bound, ctx)
+            else:
+                prog.config = bind(prog.config_node, CONFIG_PARAMS, "RunConfig")
+        except Unreadable as problem:
+            prog.blockers.append(problem)
+    if on_tpu:
+        try:
+            prog.tpu = tpu.plan(prog.bound, tpu_config)
         except Unreadable as problem:
             prog.blockers.append(problem)
     _strategy(module, prog, ctx)
     _model(module, prog, ctx)
     uses.hook_lists(module, prog)
     uses.runs(module, prog, ctx)
+    for _, bound, _ in prog.specs.values():
+        listed = bound.get("exporters")
+        if isinstance(listed, (cst.List, cst.Tuple)):
+            prog.export_calls += [e.value for e in listed.elements if isinstance(e.value, cst.Call)]
+    exporters.serving_functions(module, prog, ctx)
 
 
 def _cluster(value: cst.Dict, prog) -> None:
@@ -188,4 +228,7 @@ def _model(module, prog, ctx) -> None:
     for i, stmt in enumerate(module.body):
         if stmt is prog.defs[fn.value]:
             prog.model_fn_index = i
-    prog.model = read_model_fn(prog.defs[fn.value], ctx)
+    prog.model = read_model_fn(prog.defs[fn.value], ctx, prog.defs)
+    for name in prog.model.metric_fns:  # a TPU metric_fn only the model_fn used goes with it
+        if render.references(module, name) == 1:
+            prog.removed.add(next(i for i, stmt in enumerate(module.body) if stmt is prog.defs[name]))

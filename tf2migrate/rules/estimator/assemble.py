@@ -56,13 +56,39 @@ def optimizers_compat(model, w) -> str:
     return compat_class(w.tf("tf"), w.indent, w.compat_name) if opt is not None and opt.needs_compat_class else ""
 
 
-def render_kept(stmt, prog, ctx):
+def render_kept(stmt, prog, ctx, notes):
     if isinstance(stmt, cst.FunctionDef) and stmt.name.value in prog.input_fns:
-        return respell(stmt, ctx)
+        return respell(stmt.visit(_ReturnDataset(ctx, notes)), ctx)  # before respelling: names still resolve
     columns = getattr(prog.model, "columns_name", None)
     if columns is not None and uses.assignment(stmt)[0] == columns.value:
         return respell(stmt, ctx)
     return stmt
+
+
+_ITERATOR_FUNCTIONS = ("tf.data.make_one_shot_iterator", "tf.compat.v1.data.make_one_shot_iterator")
+
+
+class _ReturnDataset(cst.CSTTransformer):
+    """`return dataset.make_one_shot_iterator().get_next()` -> `return dataset`: Keras iterates the dataset itself
+    (and a TF2 Dataset has no make_one_shot_iterator)."""
+
+    def __init__(self, ctx, notes) -> None:
+        self.ctx, self.notes = ctx, notes
+
+    def leave_Return(self, original, updated):
+        value = updated.value
+        if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value == "get_next" and isinstance(value.func.value, cst.Call)):
+            return updated
+        inner = value.func.value
+        if isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "make_one_shot_iterator" and not inner.args:
+            dataset = inner.func.value
+        elif self.ctx.resolve(inner.func)[1] in _ITERATOR_FUNCTIONS and len(inner.args) == 1:  # also TFM657's output
+            dataset = inner.args[0].value
+        else:
+            return updated
+        self.notes.append((original.value, "TFM301", "the input function returns its dataset: Keras iterates it"))
+        return updated.with_changes(value=dataset)
 
 
 def unused_columns(stmt, prog, w, module) -> bool:

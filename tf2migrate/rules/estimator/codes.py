@@ -51,9 +51,13 @@ INFOS = (
           "SparseCategoricalAccuracy, auc of sigmoid(logits) AUC(from_logits=True). The TF1 key is kept as "
           "the metric name, so evaluate(return_dict=True) answers with the same keys. TF1 summaries are dropped "
           "(use the TensorBoard callback)."),
-    _info("TFM307", "hooks-to-callbacks", "StopAtStepHook / LoggingTensorHook -> step count / LambdaCallback",
+    _info("TFM307", "hooks-to-callbacks", "StopAtStepHook / LoggingTensorHook / CheckpointSaverHook / "
+          "SummarySaverHook -> step count / LambdaCallback / ModelCheckpoint / TensorBoard",
           "session hook converted", "SessionRunHooks do not exist in Keras: StopAtStepHook becomes the step "
-          "count of fit, LoggingTensorHook on the loss a LambdaCallback that prints the logs."),
+          "count of fit, LoggingTensorHook on the loss a LambdaCallback that prints the logs, "
+          "CheckpointSaverHook(save_steps) a ModelCheckpoint with that save_freq and SummarySaverHook(save_steps) "
+          "a TensorBoard callback with that update_freq. The model_fn's EstimatorSpec(training_hooks=...) go to "
+          "every fit, like the hooks passed to train()."),
     _info("TFM308", "custom-session-hook", "a user's SessionRunHook subclass: rewrite it as a Keras Callback",
           "custom SessionRunHook: rewrite it as a tf.keras.callbacks.Callback",
           "begin -> on_train_begin, before_run -> on_train_batch_begin, after_run -> on_train_batch_end, "
@@ -98,6 +102,21 @@ INFOS = (
           "TF1 evaluated after every checkpoint and stopped when the metric had not improved for N steps. "
           "Training is split into epochs of save_checkpoints_steps steps with validation_data, and the patience "
           "is counted in those epochs."),
+    _info("TFM317", "tpu-estimator", "TPUEstimator + tpu.RunConfig(TPUConfig) -> TPUStrategy behind the same "
+          "use_tpu switch, compile(steps_per_execution=iterations_per_loop)",
+          "TPUEstimator converted to Keras under TPUStrategy (the default strategy when use_tpu is false)",
+          "TPUStrategy over the program's own TPUClusterResolver (connected and initialized first) replaces the "
+          "TPUEstimator when its use_tpu switch is true, the default strategy when it is false, as TPUEstimator "
+          "then trained on the CPU. iterations_per_loop becomes steps_per_execution. The model_fn and the input "
+          "functions get the params TPUEstimator gave them: the user's, batch_size (the global train batch, "
+          "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
+          "gradients. eval_metrics=(metric_fn, tensors) becomes compile metrics like eval_metric_ops; host_call "
+          "and scaffold_fn are reported, not converted."),
+    _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.save",
+          "the model is saved with model.save", "Keras writes the SavedModel itself: model.save(path) after the "
+          "last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "
+          "TF1's timestamped subfolder. Its serving_default signature calls the model on its input; the "
+          "serving_input_receiver_fn (TF1 placeholders) goes when nothing else uses it."),
     _info("TFM320", "keras-target", "the Keras the output is written for: keras3 (default) or tf-keras",
           "this file is written for tf-keras (Keras 2)",
           "--target keras3 (the default, also `target = \"keras3\"` in [tool.tf2migrate]) writes only APIs that "
@@ -115,6 +134,9 @@ INFOS = (
 
 def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
     notes, model = [], prog.model
+    if prog.tpu is not None:
+        notes.append((prog.call, "TFM317", None))
+        notes += [(node, "TFM317", message) for node, message in prog.tpu.dropped]
     opt = getattr(model, "optimizer", None)
     if opt is not None:
         notes.append((opt.node, "TFM304" if opt.needs_compat_class else "TFM303", None))

@@ -28,6 +28,8 @@ class Writer:
     def __post_init__(self):
         self.indent = self.module.default_indent
         self.per_replica_input = False  # set when the TF1 strategy fed each replica its own input batch
+        self.params_var = None  # the name of the params dict, when input functions take params
+        self.steps_per_execution = False  # build_model takes steps_per_execution (TPUEstimator's iterations_per_loop)
         self.strategy_var = None
         self.target = "keras3"  # target.choose: the Keras the output is written for
         self.resolver_var = "cluster_resolver"
@@ -71,6 +73,14 @@ class Writer:
 
     # the model
     def layer(self, layer) -> str:
+        text = self._layer(layer)
+        if layer.loop is not None:  # one layer per pass of the model_fn's loop
+            return f"*[{text} for {self.text(layer.loop.target)} in {self.text(layer.loop.iter)}]"
+        return text
+
+    def _layer(self, layer) -> str:
+        if layer.kind == "Select":
+            return f"{self.tf('tf.keras.layers.Lambda')}(lambda features: features[{self.text(layer.key)}])"
         if layer.kind == "Activation":
             return f"{self.tf('tf.keras.layers.Activation')}({self.text(layer.activation)})"
         if layer.kind == "Reshape":
@@ -112,9 +122,13 @@ class Writer:
         if len(metrics_arg) > 88:
             metrics_arg = "metrics=[\n" + "".join(f"{i}{i}{mt},\n" for mt in metrics) + f"{i}]"
         compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([metrics_arg] if metrics else [])
+        if self.steps_per_execution:
+            compile_args.append("steps_per_execution=steps_per_execution")
         lines.append(self.call(f"{m}.compile", compile_args, 1))
         lines.append(f"return {m}")
         params = "params" if getattr(plan, "uses_params", False) else ""
+        if self.steps_per_execution:  # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator
+            params = ", ".join(p for p in (params, "steps_per_execution=1") if p)
         body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))
         return f"def {self.build_name}({params}):\n{body}"
 
@@ -129,6 +143,7 @@ class Writer:
                 steps.insert(0, step)
                 needed |= render.names_in(step.stmt.body[0].value)
         i = self.indent
-        body = "".join(f"{i}{self.text(s.stmt.body[0].targets[0].target)} = {self.text(s.stmt.body[0].value)}\n"
-                       for s in steps)
+        kept = [render.respell(s.stmt, self.ctx).with_changes(leading_lines=[]) for s in steps]
+        code = cst.Module(body=kept, default_indent=i).code
+        body = "".join(f"{i}{line}\n" for line in code.rstrip("\n").split("\n")) if steps else ""
         return f"def {self.pred_name}({plan.chain.output}):\n{body}{i}return {self.text(pred)}\n"

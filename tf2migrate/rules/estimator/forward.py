@@ -8,12 +8,13 @@ plain activations (`probabilities = tf.nn.softmax(logits)`) move to the predicti
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Optional
 
 import libcst as cst
 
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import Unreadable, literal
-from tf2migrate.rules.estimator.layers import read_layer
+from tf2migrate.rules.estimator.layers import read_layer, read_selection
 from tf2migrate.rules.estimator.render import names_in
 
 DERIVING = {"tf.argmax", "tf.math.argmax", "tf.nn.softmax", "tf.nn.sigmoid", "tf.sigmoid", "tf.math.sigmoid",
@@ -42,12 +43,15 @@ class Chain:
     output: str = "features"
     partitioners: list = field(default_factory=list)  # (node, expression) from variable_scope(partitioner=)
     tainted: set = field(default_factory=set)  # names bound by statements that did not convert
+    alias: Optional[str] = None  # `net = features`: another name for the end of the chain
 
     @property
     def layers(self) -> list:
         return [s for s in self.steps if s.layer is not None]
 
     def end(self) -> str:
+        if self.alias is not None:
+            return self.alias
         layers = self.layers
         return layers[-1].name if layers else "features"
 
@@ -68,15 +72,25 @@ class Chain:
             step.layer = None
         self.output = loss_output.value
 
+    def _value_of(self, name):
+        for step in self.derived():
+            if step.name == name:
+                return step.stmt.body[0].value
+        return None
+
     def kind_of(self, expr, ctx):
         """What a prediction is relative to the model output: output, argmax, sigmoid, rounded_sigmoid, None."""
         if isinstance(expr, cst.Name):
             if expr.value == self.output:
                 return "output"
-            for step in self.derived():
-                if step.name == expr.value:
-                    value = step.stmt.body[0].value
-                    return self.kind_of(value, ctx) if isinstance(value, cst.Call) else None
+            value = self._value_of(expr.value)
+            return self.kind_of(value, ctx) if isinstance(value, cst.Call) else None
+        if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):  # predictions["classes"]
+            found = self._value_of(expr.value.value)
+            key = literal(expr.slice[0].slice.value) if isinstance(expr.slice[0].slice, cst.Index) else None
+            for el in found.elements if isinstance(found, cst.Dict) else ():
+                if isinstance(el, cst.DictElement) and isinstance(key, str) and literal(el.key) == key:
+                    return self.kind_of(el.value, ctx)
             return None
         if isinstance(expr, cst.Call) and len(expr.args) == 1 and ctx.resolve(expr.func)[1] == "tf.round" \
                 and self.kind_of(expr.args[0].value, ctx) == "sigmoid":
@@ -132,15 +146,21 @@ def read_assign(name, value, stmt, plan, ctx, layers=True) -> None:
 
 
 def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
-    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else None
+    layer = read_layer(value, ctx) if isinstance(value, cst.Call) else read_selection(value)
     if layer is not None and not layers:
         raise Unreadable(stmt, "a layer after the loss: convert the Estimator by hand")
+    if isinstance(value, cst.Name) and value.value == chain.end() and layers:
+        chain.alias = name  # `net = features`: the next layer reads `net`
+        return
     if layer is not None:
-        if not (isinstance(layer.input, cst.Name) and layer.input.value == chain.end()):
-            what = source(layer.input)
-            raise Unreadable(layer.input, f"layer input `{what}` is not the previous layer's output: "
+        nested = _nested(layer, ctx)  # dense(dense(x, 12), 1): the innermost layer first
+        first = nested[0]
+        if not (isinstance(first.input, cst.Name) and first.input.value == chain.end()):
+            what = source(first.input)
+            raise Unreadable(first.input, f"layer input `{what}` is not the previous layer's output: "
                              "a non-sequential model needs converting by hand")
-        chain.steps.append(Step(name, stmt, layer))
+        chain.steps += [Step("", stmt, inner) for inner in nested[:-1]] + [Step(name, stmt, layer)]
+        chain.alias = None
         return
     known = {s.name for s in chain.steps}
     used = names_in(value)
@@ -151,6 +171,37 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         problem.shimmable = shimmable
         raise problem
     chain.steps.append(Step(name, stmt))
+
+
+def _nested(layer, ctx) -> list:
+    """`layer` and the layers nested in its input, innermost first: a call of calls is still sequential."""
+    out = [layer]
+    while isinstance(out[0].input, cst.Call):
+        inner = read_layer(out[0].input, ctx)
+        if inner is None:
+            break
+        out.insert(0, inner)
+    return out
+
+
+def read_for(stmt: cst.For, plan, ctx, reader) -> None:
+    """`for units in params["hidden_units"]: net = tf1.layers.dense(net, units)`: one layer per pass, fed by
+    the layer before it; the loop becomes a list comprehension in the Sequential model."""
+    chain, start = plan.chain, len(plan.chain.steps)
+    body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+    names = names_in(stmt.iter)
+    before = chain.end()
+    if plan.loss is None and stmt.orelse is None and stmt.asynchronous is None and isinstance(stmt.target, cst.Name) \
+            and len(body) == 1 and not names & ({"features", "labels", "mode"} | {s.name for s in chain.steps}):
+        reader.statement(body[0], -1)
+    added = chain.steps[start:]
+    if len(added) != 1 or added[0].layer is None or added[0].name != before or added[0].layer.kind == "Select":
+        del chain.steps[start:]
+        problem = Unreadable(stmt, "`for` loop in model_fn that is not one layer per pass, fed by the name it "
+                             "reassigns: convert by hand")
+        problem.shimmable = True  # a forward pass the shim may keep as written
+        raise problem
+    added[0].layer.loop = stmt
 
 
 def read_with(stmt: cst.With, plan, ctx, reader) -> None:

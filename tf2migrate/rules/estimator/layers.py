@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator.args import Unreadable, literal
+from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 CLASSES = {
     "Dense", "Conv1D", "Conv2D", "Conv3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D",
@@ -30,6 +30,8 @@ ACTIVATIONS = {"tf.nn." + a for a in "relu relu6 elu selu sigmoid tanh softmax s
 ACTIVATIONS |= {"tf.sigmoid", "tf.tanh", "tf.math.sigmoid", "tf.math.tanh"}
 CALL_ONLY = {"training"}  # call-time keywords of the TF1 functional forms
 FUNCTIONAL_BLOCKED = {"reuse"}
+INPUT_LAYER_PARAMS = ("features", "feature_columns", "weight_collections", "trainable", "cols_to_vars",
+                      "cols_to_output_tensors")
 
 
 @dataclass
@@ -42,6 +44,8 @@ class Layer:
     node: cst.CSTNode
     activation: Optional[cst.BaseExpression] = None  # for Activation layers: the function reference
     reshape: Optional[cst.BaseExpression] = None  # for Reshape: the target shape without the batch axis
+    key: Optional[cst.BaseExpression] = None  # for Select: the feature key of `features["x"]`
+    loop: Optional[cst.For] = None  # the `for` statement that repeats this layer
 
 
 def _input_of(args, label: str, node):
@@ -52,6 +56,16 @@ def _input_of(args, label: str, node):
         if a.keyword is None and not a.star:
             return a
     raise Unreadable(node, f"`{label}` without an input tensor")
+
+
+def read_selection(value) -> Optional[Layer]:
+    """`features["x"]`: the first layer picks one feature of the dict the input function yields."""
+    if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1):
+        return None
+    key = value.slice[0].slice
+    if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
+        return Layer("Select", [], value.value, value, key=key.value)
+    return None
 
 
 def read_layer(call: cst.Call, ctx) -> Optional[Layer]:
@@ -75,6 +89,12 @@ def read_layer(call: cst.Call, ctx) -> Optional[Layer]:
         if len(call.args) != 1 or call.args[0].keyword is not None:
             raise Unreadable(call, f"`{canonical}` with extra arguments: use a Keras layer by hand")
         return Layer("Activation", [], call.args[0].value, call, activation=func)
+    if canonical == "tf.feature_column.input_layer":
+        bound = bind(call, INPUT_LAYER_PARAMS, canonical)
+        if set(bound) - {"features", "feature_columns"}:
+            raise Unreadable(call, "`input_layer` with weight_collections/trainable/cols_to_vars: use "
+                             "tf.keras.layers.DenseFeatures by hand")
+        return Layer("DenseFeatures", [cst.Arg(bound["feature_columns"])], bound["features"], call)
     if canonical == "tf.reshape":
         shape = call.args[1].value if len(call.args) > 1 else None
         if not isinstance(shape, (cst.List, cst.Tuple)) or not shape.elements or literal(shape.elements[0].value) != -1:

@@ -85,3 +85,24 @@ def read_loss(call: cst.Call, ctx) -> Optional[Loss]:
                     raise Unreadable(inner, f"`{inner_name}` needs labels= and logits= only")
                 return Loss(BY_HAND[inner_name], bound["labels"], bound["logits"], True, {}, call)
     return None
+
+
+def is_one_hot_labels(call: cst.Call, ctx) -> bool:
+    """`tf1.one_hot(labels, depth)`: the labels the loss reads, one-hot encoded."""
+    if ctx.resolve(call.func)[1] != "tf.one_hot":
+        return False
+    bound = bind(call, ("indices", "depth", "on_value", "off_value", "axis", "dtype", "name"), "one_hot")
+    defaults = literal(bound.get("on_value", cst.Integer("1"))) == 1 and literal(bound.get("off_value", cst.Integer("0"))) == 0
+    return isinstance(bound.get("indices"), cst.Name) and bound["indices"].value == "labels" and defaults \
+        and set(bound) <= {"indices", "depth", "on_value", "off_value", "dtype", "name"}
+
+
+def on_labels(loss: Loss, is_one_hot) -> Loss:
+    """The loss as Keras computes it from the dataset's labels; raises Unreadable when it reads other labels.
+    A categorical loss on `one_hot(labels)` is the sparse loss on `labels` (Keras has no label transform)."""
+    if isinstance(loss.labels, cst.Name) and loss.labels.value == "labels":
+        return loss
+    if is_one_hot(loss.labels) and loss.keras == "CategoricalCrossentropy" and not loss.extra:
+        return Loss("SparseCategoricalCrossentropy", loss.labels, loss.output, loss.from_logits, {}, loss.node)
+    raise Unreadable(loss.labels, "the loss reads something other than `labels` (or `one_hot(labels)`): Keras "
+                     "passes the dataset's labels to the loss; convert by hand")

@@ -11,12 +11,14 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward, spec
+from tf2migrate.rules.estimator import forward, losses, metric_fn, spec
 from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.metrics import read_metric
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
+from tf2migrate.rules.estimator.uses import assignment
 
 ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 
@@ -31,9 +33,13 @@ class ModelPlan:
     metrics: list = field(default_factory=list)
     predictions: Optional[cst.BaseExpression] = None  # the PREDICT dict (or tensor)
     uses_params: bool = False
+    metric_fns: set = field(default_factory=set)  # top-level functions read as a TPU metric_fn
     blockers: list = field(default_factory=list)  # Unreadable, after the forward pass
     forward_blockers: list = field(default_factory=list)  # Unreadable, in the forward pass (shim candidates)
     notes: list = field(default_factory=list)  # (node, code, message)
+    training_hooks: Optional[cst.BaseExpression] = None  # EstimatorSpec(training_hooks=...)
+    hooks: dict = field(default_factory=dict)  # local name -> hook call, for training_hooks
+    tensors: set = field(default_factory=set)  # local names of the loss and the global step (loggable)
     loss_index: int = -1  # index of the loss statement in the body
     forward_indices: list = field(default_factory=list)  # body indices of the statements before the loss
 
@@ -41,7 +47,8 @@ class ModelPlan:
         self.blockers.append(Unreadable(node, message))
 
 
-def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
+def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> ModelPlan:
+    """`defs`: the module's top-level functions (a TPU `metric_fn` may be one)."""
     params = [p.name.value for p in fn.params.params]
     plan = ModelPlan(fn, forward.Chain())
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
@@ -52,7 +59,7 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
     body = list(fn.body.body)
     if body and spec.is_docstring(body[0]):
         body = body[1:]
-    reader = _Reader(plan, ctx)
+    reader = _Reader(plan, ctx, defs or {})
     for index, stmt in enumerate(body):
         before_loss = plan.loss is None
         try:
@@ -69,8 +76,9 @@ def read_model_fn(fn: cst.FunctionDef, ctx) -> ModelPlan:
 
 
 class _Reader:
-    def __init__(self, plan: ModelPlan, ctx) -> None:
-        self.plan, self.ctx = plan, ctx
+    def __init__(self, plan: ModelPlan, ctx, defs) -> None:
+        self.plan, self.ctx, self.defs = plan, ctx, defs
+        self.local_functions: dict = {}  # functions defined in the model_fn (a TPU metric_fn)
         self.env: dict = {}  # local name -> ("optimizer", o) | ("schedule", s) | ("step",) | ("metric", m) ...
         self.step_names: set = set()
 
@@ -82,11 +90,25 @@ class _Reader:
             return
         if isinstance(stmt, cst.With):
             return forward.read_with(stmt, self.plan, self.ctx, self)
+        if isinstance(stmt, cst.For):
+            return forward.read_for(stmt, self.plan, self.ctx, self)
+        if isinstance(stmt, cst.FunctionDef):  # a TPU metric_fn: read where eval_metrics names it
+            self.local_functions[stmt.name.value] = stmt
+            return None
+        if self.cross_shard_switch(stmt):
+            return None
+        if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
+            return self.statement(stmt.body.body[0], index)
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
         small = stmt.body[0]
         if isinstance(small, cst.Return):
             return self.returned(small)
+        if isinstance(small, cst.Del) and isinstance(small.target, cst.Name) and small.target.value == "params":
+            return None  # `del params  # unused`: the builder does not read them either
+        if isinstance(small, cst.Assert) and spec.on_mode_only(small.test, self.ctx):
+            self.plan.notes.append((small, "TFM301", "assert on the mode dropped: Keras has no modes"))
+            return None
         if isinstance(small, cst.Expr) and spec.is_summary(small.value, self.ctx):
             self.plan.notes.append((small, "TFM306", "TF1 summary dropped: use tf.keras.callbacks.TensorBoard"))
             return None
@@ -98,22 +120,38 @@ class _Reader:
 
     def assign(self, name, value, stmt, index) -> None:
         ctx, plan = self.ctx, self.plan
+        if isinstance(value, cst.Name) and value.value == "None" and name not in self.env:
+            self.env[name] = ("default",)  # `loss = None` before the mode branches assign it
+            return
         if isinstance(value, cst.Call):
             if ctx.resolve(value.func)[1] in GLOBAL_STEP and not value.args:
                 self.step_names.add(name)
+                plan.tensors.add(name)
+                return
+            if ctx.resolve(value.func)[1] in HOOK_NAMES:
+                plan.hooks[name] = value
+                return
+            if losses.is_one_hot_labels(value, ctx):
+                self.env[name] = ("one_hot",)
                 return
             loss = read_loss(value, ctx)
             if loss is not None:
                 plan.loss, plan.loss_index = loss, index
                 self.env[name] = ("loss",)
+                plan.tensors.add(name)
                 if not plan.forward_blockers:
                     plan.chain.finish(loss.output)
                 elif isinstance(loss.output, cst.Name):
                     plan.chain.output = loss.output.value
+                # checked once the loss is known, so that the rest of the model_fn is still read
+                plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
                 return
             if spec.is_update_ops(value, ctx):
                 self.env[name] = ("update_ops",)
                 plan.notes.append((value, "TFM301", "UPDATE_OPS dropped: Keras layers update their own state"))
+                return
+            if spec.is_cross_shard(value, ctx):
+                self.cross_shard(name, value)
                 return
             opt = read_optimizer(value, ctx)
             if opt is not None:
@@ -132,6 +170,30 @@ class _Reader:
             self.env[name] = ("metrics", value)
             return
         forward.read_assign(name, value, stmt, plan, ctx, layers=plan.loss is None)
+
+    def cross_shard(self, name, call) -> None:
+        inner = call.args[0].value if call.args and call.args[0].keyword is None else None
+        held = self.env.get(inner.value) if isinstance(inner, cst.Name) else None
+        if isinstance(inner, cst.Call) and read_optimizer(inner, self.ctx) is not None:
+            held = ("optimizer", read_optimizer(inner, self.ctx))
+        if held is None or held[0] != "optimizer" or len(call.args) != 1:
+            raise Unreadable(call, "CrossShardOptimizer of something not built from a TF1 optimizer: convert by hand")
+        self.env[name] = held
+        self.plan.notes.append((call, "TFM317", "CrossShardOptimizer dropped: under TPUStrategy Keras sums the "
+                                "replicas' gradients itself"))
+
+    def cross_shard_switch(self, stmt) -> bool:
+        """`if FLAGS.use_tpu: optimizer = CrossShardOptimizer(optimizer)`: the wrap goes, and so does its switch."""
+        if not isinstance(stmt, cst.If) or stmt.orelse is not None or len(stmt.body.body) != 1:
+            return False
+        inner = stmt.body.body[0]
+        if not (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1):
+            return False
+        name, value = assignment(inner)
+        if name is None or not spec.is_cross_shard(value, self.ctx):
+            return False
+        self.cross_shard(name, value)
+        return True
 
     def minimize(self, name, call) -> bool:
         func = call.func
@@ -162,9 +224,22 @@ class _Reader:
         returned = spec.estimator_spec(ret.value, self.ctx)
         if returned is None:
             raise Unreadable(ret, "model_fn returns something other than an EstimatorSpec: convert by hand")
-        for key in ("training_chief_hooks", "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):
+        for key in ("training_chief_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):
             if key in returned:
                 raise Unreadable(returned[key], f"EstimatorSpec({key}=...): convert the Estimator by hand")
+        if "training_hooks" in returned:  # read with the runs, where they become callbacks of `fit`
+            self.plan.training_hooks = returned["training_hooks"]
+        if "eval_metrics" in returned:
+            metric_fn.read(self, returned.pop("eval_metrics"), self.defs)
+        for key in spec.TPU_ONLY:
+            if key in returned:
+                raise Unreadable(returned[key], f"TPUEstimatorSpec({key}=...): {spec.TPU_ONLY[key]}")
+        train_op = returned.get("train_op")
+        if isinstance(train_op, cst.Call) and not self.minimize(None, train_op):  # train_op=optimizer.minimize(loss)
+            raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
+        if "export_outputs" in returned:
+            self.plan.notes.append((returned["export_outputs"], "TFM318", "export_outputs dropped: the SavedModel "
+                                    "model.save writes serves the model's output"))
         if "predictions" in returned:
             self.plan.predictions = returned["predictions"]
         if "eval_metric_ops" in returned:

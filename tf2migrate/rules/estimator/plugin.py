@@ -10,7 +10,8 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, runs, scope, shim, strategy, target, uses
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, switch, tpu, uses
+from tf2migrate.rules.estimator import target
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -20,24 +21,33 @@ class EstimatorToKeras(Plugin):
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
-        prog, flat = analyze.find(original, ctx), None
-        if prog is None:  # not at the top level: in `def main():`, or somewhere it only gets reported
-            flat = scope.flatten(original, updated, lambda value: analyze.is_estimator(value, ctx))
-            prog = analyze.find(flat.original, ctx) if flat else analyze.elsewhere(original, ctx)
+        view, flat, sw, progs = (original, updated), None, None, []
+        prog = analyze.find(original, ctx)
+        if prog is None:  # not at the top level: in `def main():`, in an if/else, or only reported
+            flat = scope.flatten(original, updated, analyze.builds_estimator(original, ctx))
+            view = (flat.original, flat.updated) if flat else view
+            prog = analyze.find(view[0], ctx)
+        if prog is None:
+            sw = switch.find(*view, analyze.builds_estimator(original, ctx))
+            progs = [analyze.find(v[0], ctx) for v in sw.views] if sw else []
+            prog = progs[0] if progs and None not in progs else None
+        if prog is None:
+            sw, prog = None, analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(prog.call, "TFM301"):
             return updated
         saved = ctx.emit.snapshot()
-        try:
-            body, notes, marks = self._convert(prog, *((flat.original, flat.updated) if flat else (original, updated)))
-        except Unreadable as problem:
-            prog.blockers.append(problem)
-            body = None
-        if prog.blockers or body is None:
+        if sw is not None:
+            body, notes, marks = self._convert_switch(sw, progs)
+        else:
+            progs = [prog]
+            body, notes, marks = self._convert_one(prog, *view)
+        blockers = [p for one in progs for p in one.blockers]
+        if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed
-            for problem in assemble.one_per_line(prog.blockers, ctx):
+            for problem in assemble.one_per_line(blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated
-        if not ctx.report(prog.call, "TFM301"):
+        if not all(ctx.report(one.call, "TFM301") for one in progs):
             return updated
         for node, code, message in notes:
             ctx.report(node, code, message, severity=Severity.WARNING if code == "TFM320" else Severity.INFO)
@@ -46,7 +56,45 @@ class EstimatorToKeras(Plugin):
             body = target.with_legacy_switch(body, updated)
         return updated.with_changes(body=body)
 
-    def _convert(self, prog, original, updated):
+    def _convert_one(self, prog, original, updated, steps_param=False, default_strategy=False):
+        try:
+            return self._convert(prog, original, updated, steps_param, default_strategy)
+        except Unreadable as problem:
+            prog.blockers.append(problem)
+            return None, [], {}
+
+    def _convert_switch(self, sw, progs):
+        """Both branches converted, then merged into one `if/else` (switch.py)."""
+        if len({(p.var, getattr(p.bound.get("model_fn"), "value", None)) for p in progs}) != 1:
+            progs[0].blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of "
+                                                "different names or model_fns: convert by hand"))
+            return None, [], {}
+        steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
+        try:  # local or distributed: the local branch takes the default strategy, fed like the other one
+            kinds = [strategy.choose(p, self.ctx) for p in progs]
+            fed = [k in ("mirrored", "multi-worker") and strategy.tf1_kind(p, self.ctx) == k for p, k in zip(progs, kinds)]
+        except Unreadable as problem:
+            progs[0].blockers.append(problem)
+            return None, [], {}
+        shared = next((p.strategy_var for p in progs if p.strategy_var), True)  # one name in both branches
+        default = [shared if k == "none" and any(fed) else False for k in kinds]
+        results = [self._convert_one(p, *view[:2], steps_param, d) for p, view, d in zip(progs, sw.views, default)]
+        if any(body is None for body, _, _ in results) or any(p.blockers for p in progs):
+            return None, [], {}
+        try:
+            body, marks = sw.merge([(body, marks) for body, _, marks in results])
+        except Unreadable as problem:
+            progs[0].blockers.append(problem)
+            return None, [], {}
+        notes, seen = [], set()
+        for _, more, _ in results:
+            for note in more:
+                if (id(note[0]), note[1]) not in seen:
+                    seen.add((id(note[0]), note[1]))
+                    notes.append(note)
+        return body, notes, marks
+
+    def _convert(self, prog, original, updated, steps_param=False, default_strategy=False):
         ctx = self.ctx
         model = prog.model
         shim_plan = None
@@ -66,9 +114,18 @@ class EstimatorToKeras(Plugin):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
         w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan, model, ctx)
-        w.strategy_var = prog.strategy_var or w.fresh("strategy")
+        named = default_strategy if isinstance(default_strategy, str) else None
+        w.strategy_var = prog.strategy_var or named or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
+        w.default_strategy = default_strategy  # the local branch of an if/else whose other branch distributes
+        w.per_replica_input = w.per_replica_input or default_strategy
+        w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
+        given = prog.bound.get("params")
+        if prog.tpu is None and isinstance(given, cst.Name):
+            w.params_var = given.value  # the program's own params dict serves the input functions too
+        elif prog.tpu is not None or any(runs.takes_params(prog.defs.get(name)) for name in prog.input_fns):
+            w.params_var = w.fresh("params") if runs.params_taken(original, prog) else "params"
         if prog.model_fn_index is not None:
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
@@ -100,7 +157,7 @@ class EstimatorToKeras(Plugin):
             elif assemble.unused_columns(orig, prog, w, original):
                 carried = carried if carried is not None else stmt.leading_lines
             else:
-                new_body.append(assemble.render_kept(stmt, prog, ctx))
+                new_body.append(assemble.render_kept(stmt, prog, ctx, notes))
         marks[len(updated.body)] = len(new_body)
         if prog.blockers:
             return None, [], {}
@@ -133,8 +190,19 @@ class EstimatorToKeras(Plugin):
         if seed is not None:
             lines.append(f"{w.tf('tf.random.set_seed')}({w.text(seed)})")
         lines += strategy.statements(kind, var, prog, ctx, w, part_text)
-        params = prog.bound.get("params")
-        make = f"{w.model_var} = {w.build_name}({w.text(params) if params is not None else ''})"
+        if w.default_strategy:
+            lines.append(f"{var} = {w.tf('tf.distribute.get_strategy')}()")
+        given = prog.bound.get("params")
+        value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
+            else w.text(render.one_per_line(given, i)) if given is not None else None
+        own = prog.tpu is None and isinstance(given, cst.Name) and given.value == w.params_var
+        if w.params_var is not None and not own:  # the input functions take the params too
+            lines.append(f"{w.params_var} = {value or '{}'}")
+            value = w.params_var if value is not None else None
+        args = [value] if value is not None else []
+        if prog.tpu is not None and prog.tpu.iterations is not None:
+            args.append(f"steps_per_execution={w.text(prog.tpu.iterations)}")
+        make = f"{w.model_var} = {w.build_name}({', '.join(args)})"
         lines.append(f"with {var}.scope():\n{i}{make}" if kind != "none" else make)
         return "\n".join(lines)
 
@@ -149,6 +217,9 @@ class EstimatorToKeras(Plugin):
         target, value = uses.assignment(orig)
         if target is not None and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
                 and value.func.attr.value in uses.METHODS and value.func.value.deep_equals(cst.Name(r.prog.var)):
+            if value.func.attr.value in uses.EXPORTS:
+                raise Unreadable(value, "the path export_saved_model returns: model.save returns nothing; save "
+                                 "the model by hand where the program needs its path")
             *prelude, last = r.method(value).split("\n")
             return assemble.with_lines(w.parse("\n".join(prelude + [f"{target} = {last}"])), stmt)
         replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=self.ctx)

@@ -81,3 +81,48 @@ def names_in(expr) -> set:
 
     expr.visit(_V())
     return out
+
+
+def one_per_line(expr, indent: str):
+    """A dict or list literal that spans lines, laid out as black writes it: one element per line, one level
+    in, the closing bracket back at the statement's level (its old layout followed the call it came from).
+    Comments between the elements stay, one level in."""
+    if not isinstance(expr, (cst.Dict, cst.List)) or not expr.elements or "\n" not in source(expr):
+        return expr
+    opening, closing = ("lbrace", "rbrace") if isinstance(expr, cst.Dict) else ("lbracket", "rbracket")
+
+    def line(old, last: str) -> cst.ParenthesizedWhitespace:
+        if not isinstance(old, cst.ParenthesizedWhitespace):
+            return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(last))
+        comments = [e.with_changes(indent=True, whitespace=cst.SimpleWhitespace(indent if e.comment else ""))
+                    for e in old.empty_lines]
+        return old.with_changes(empty_lines=comments, indent=True, last_line=cst.SimpleWhitespace(last))
+
+    last = len(expr.elements) - 1
+    close = getattr(expr, closing)
+    elements = []
+    for k, el in enumerate(expr.elements):
+        old = el.comma.whitespace_after if isinstance(el.comma, cst.Comma) else close.whitespace_before
+        elements.append(el.with_changes(comma=cst.Comma(whitespace_after=line(old, indent if k < last else ""))))
+    open_ = getattr(expr, opening)
+    return expr.with_changes(**{opening: open_.with_changes(whitespace_after=line(open_.whitespace_after, indent)),
+                                "elements": elements,
+                                closing: close.with_changes(whitespace_before=cst.SimpleWhitespace(""))})
+
+
+def references(module, name: str) -> int:
+    """How many times `name` is read in `module` (a def's own name is no use of it)."""
+    count = 0
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, node):
+            nonlocal count
+            count += node.value == name
+
+        def visit_FunctionDef(self, node):
+            for part in (node.params, node.body, *node.decorators, *([node.returns] if node.returns else [])):
+                part.visit(self)
+            return False
+
+    module.visit(_V())
+    return count

@@ -12,9 +12,26 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import hooks
+from tf2migrate.rules.estimator import exporters, hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
-from tf2migrate.rules.estimator.uses import METHODS
+from tf2migrate.rules.estimator.render import names_in
+from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name
+
+
+def takes_params(fn) -> bool:
+    """An input function whose one required parameter is `params`."""
+    if not isinstance(fn, cst.FunctionDef):
+        return False
+    required = [p.name.value for p in fn.params.params if p.default is None]
+    return required == ["params"] and not fn.params.kwonly_params and fn.params.star_kwarg is None
+
+
+def params_taken(module, prog) -> bool:
+    """Whether the name `params` is used at the top level of the (flat) module, outside functions and classes."""
+    for stmt in module.body:
+        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) and "params" in names_in(stmt):
+            return True
+    return False
 
 
 class Runs:
@@ -23,18 +40,28 @@ class Runs:
         self.prog, self.ctx = writer.prog, writer.ctx
         self.notes: list = []
 
-    def dataset(self, input_fn) -> str:
+    def dataset(self, input_fn, evaluation=False) -> str:
         if isinstance(input_fn, cst.Name):
             fn = self.prog.defs.get(input_fn.value)
+            if takes_params(fn):  # the Estimator passed its params (TPUEstimator: with the batch size)
+                params, t = self.w.params_var, self.prog.tpu
+                if evaluation and t is not None and t.eval_batch_size is not None \
+                        and source(t.eval_batch_size) != source(t.train_batch_size or cst.Name("None")):
+                    params = f"dict({params}, batch_size={self.w.text(t.eval_batch_size)})"
+                return f"{input_fn.value}({params})"
             if isinstance(fn, cst.FunctionDef) and any(p.default is None for p in fn.params.params):
-                raise Unreadable(input_fn, "input_fn with parameters (params/config/mode): convert by hand")
+                raise Unreadable(input_fn, "input_fn with parameters other than params (config/mode): convert by hand")
             return f"{input_fn.value}()"
         if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
             return self.w.text(input_fn.body)
-        raise Unreadable(input_fn, "input_fn that is not a function name or a lambda: convert by hand")
+        if isinstance(input_fn, cst.Call) and isinstance(self.prog.defs.get(input_fn_name(input_fn)), cst.FunctionDef):
+            return f"{self.w.text(input_fn)}()"  # make_input_fn(...) returns the input function: call it
+        raise Unreadable(input_fn, "input_fn that is not a function name, a lambda or a call of a function of this "
+                         "file that makes one: convert by hand")
 
     def repeats(self, input_fn) -> bool:
-        node = self.prog.defs.get(input_fn.value) if isinstance(input_fn, cst.Name) else input_fn
+        name = input_fn_name(input_fn)
+        node = self.prog.defs.get(name) if name is not None else input_fn
         return node is None or ".repeat(" in source(node)
 
     def callbacks(self, plan: hooks.HookPlan, patience=None) -> list:
@@ -50,20 +77,39 @@ class Runs:
                 raise Unreadable(e.metric, "early stopping on a metric name that is not a string literal")
             out.append(f"{tf('tf.keras.callbacks.EarlyStopping')}(monitor={('val_' + metric)!r}, "
                        f"patience={patience}, mode={e.mode!r})".replace("'", '"'))
+        for directory, basename, every in plan.checkpoints:
+            name = self.w.text(basename) if basename is not None else '"model.ckpt"'
+            path = f"{tf('tf.io.gfile.join')}({self.w.text(directory)}, {name})"
+            out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"),
+                                     [path, "save_weights_only=True", f"save_freq={self.w.text(every)}"]))
+        for directory, every in plan.summaries:
+            out.append(self._in_list(tf("tf.keras.callbacks.TensorBoard"),
+                                     [self.w.text(directory), f"update_freq={self.w.text(every)}"]))
         model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
         if model_dir is not None:
             freq = self.prog.config.get("save_checkpoints_steps")
-            freq_text = f", save_freq={self.w.text(freq)}" if freq is not None else ""
-            out.append(f"{tf('tf.keras.callbacks.ModelCheckpoint')}({tf('tf.io.gfile.join')}("
-                       f"{self.w.text(model_dir)}, \"model.ckpt\"), save_weights_only=True{freq_text})")
+            path = f"{tf('tf.io.gfile.join')}({self.w.text(model_dir)}, \"model.ckpt\")"
+            out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"), [path, "save_weights_only=True"] + (
+                [f"save_freq={self.w.text(freq)}"] if freq is not None else [])))
             self.notes.append((model_dir, "TFM315", "model_dir became a ModelCheckpoint callback; Keras does not "
                                "resume from it the way an Estimator did"))
         return out
+
+    def _in_list(self, func: str, args: list) -> str:
+        """A callback call as an item of the `callbacks=[...]` list of `fit` (two levels in), wrapped at 100."""
+        i, one = self.w.indent, f"{func}({', '.join(args)})"
+        if len(i * 2 + one) < 100:
+            return one
+        return f"{func}(\n" + "".join(f"{i * 3}{a},\n" for a in args) + f"{i * 2})"
 
     def fit(self, input_fn, steps, plan: hooks.HookPlan, eval_fn=None, eval_steps=None) -> list:
         """Statements (source) for training; with early stopping the evaluation is part of `fit`."""
         m, lines = self.w.model_var, []
         ds = self.dataset(input_fn)
+        model = self.prog.model
+        if getattr(model, "training_hooks", None) is not None:
+            plan = plan.merged(hooks.read_hooks(model.training_hooks, self.prog, self.ctx, model.hooks, model.tensors))
+            self.notes.extend(n for n in plan.notes if n not in self.notes)
         if plan.stop_steps is not None:
             if steps is not None and source(steps) != source(plan.stop_steps):
                 raise Unreadable(plan.stop_steps, "StopAtStepHook and max_steps disagree: keep one of them")
@@ -90,15 +136,16 @@ class Runs:
             if steps is None:
                 steps = f"len({ds}) // {var}.num_replicas_in_sync"
             ds = f"{var}.distribute_datasets_from_function(lambda _: {ds})"
-            self.notes.append((self.prog.strategy_expr, "TFM309", "each replica gets its own batch from the "
-                               "input function, as under the TF1 strategy: a step takes one batch per replica"))
+            if self.prog.strategy_expr is not None:
+                self.notes.append((self.prog.strategy_expr, "TFM309", "each replica gets its own batch from the "
+                                   "input function, as under the TF1 strategy: a step takes one batch per replica"))
         args.append(ds)
         if epochs:
             args.append(f"epochs={epochs}")
         if steps is not None:
             args.append(f"steps_per_epoch={self.w.text(steps)}")
         if plan.early is not None:
-            args.append(f"validation_data={self.dataset(eval_fn)}")
+            args.append(f"validation_data={self.dataset(eval_fn, evaluation=True)}")
             if eval_steps is not None:
                 args.append(f"validation_steps={self.w.text(eval_steps)}")
         cbs = self.callbacks(plan, patience)
@@ -115,7 +162,7 @@ class Runs:
 
     def evaluate(self, input_fn, steps) -> str:
         """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two lines)."""
-        ds, prelude = self.dataset(input_fn), ""
+        ds, prelude = self.dataset(input_fn, evaluation=True), ""
         if steps is None and self.w.kind == "parameter-server":
             name = self.w.fresh("eval_dataset")
             prelude, ds, steps = f"{name} = {ds}\n", name, f"len({name})"
@@ -131,9 +178,9 @@ class Runs:
                 raise Unreadable(v or call, f"{key} that is not a TrainSpec/EvalSpec assigned in this file")
             specs[key] = self.prog.specs[v.value][1]
         t, e = specs["train_spec"], specs["eval_spec"]
-        for key in ("exporters", "hooks"):
-            if key in e:
-                raise Unreadable(e[key], f"EvalSpec({key}=...): convert by hand")
+        if "hooks" in e:
+            raise Unreadable(e["hooks"], "EvalSpec(hooks=...): convert by hand")
+        saves = exporters.read(e["exporters"], self.prog, self.ctx) if "exporters" in e else []
         if "saving_listeners" in t:
             raise Unreadable(t["saving_listeners"], "TrainSpec(saving_listeners=...): convert by hand")
         plan = hooks.read_hooks(t.get("hooks"), self.prog, self.ctx)
@@ -144,12 +191,21 @@ class Runs:
         lines = self.fit(t["input_fn"], t.get("max_steps"), plan, e["input_fn"], eval_steps)
         if plan.early is None:
             lines.append(self.evaluate(e["input_fn"], eval_steps))
+        if saves:  # TF1 exported after the last evaluation
+            more, notes = exporters.save_lines(saves, self.w, self.prog.config.get(
+                "model_dir", self.prog.bound.get("model_dir")))
+            lines += more
+            self.notes += notes
         return lines
 
     def method(self, call: cst.Call) -> str:
         """The expression replacing `estimator.<method>(...)`."""
         name = call.func.attr.value
         bound = bind(call, METHODS[name], name)
+        if name in EXPORTS:
+            line, notes = exporters.export_call(bound, self.w, call)
+            self.notes += notes
+            return line
         unknown = set(bound) - {"input_fn", "steps", "max_steps", "hooks"}
         if unknown:
             raise Unreadable(bound[sorted(unknown)[0]], f"estimator.{name}({sorted(unknown)[0]}=...): convert by hand")

@@ -28,7 +28,7 @@ class Flat:
         """The converted flat body, with the function's part put back into the function."""
         start, end = marks[self.index], marks[self.index + self.count]
         fn = updated.body[self.index]
-        inner = [_blank_lines_for_a_block(stmt) for stmt in body[start:end]] or [cst.SimpleStatementLine([cst.Pass()])]
+        inner = block_lines(body[start:end])
         return [*body[:start], fn.with_changes(body=fn.body.with_changes(body=inner)), *body[end:]]
 
 
@@ -36,7 +36,7 @@ def flatten(original: cst.Module, updated: cst.Module, is_estimator) -> Optional
     """The flat view when exactly one top-level function builds the Estimator in its own body."""
     found = [i for i, stmt in enumerate(original.body) if isinstance(stmt, cst.FunctionDef)
              and isinstance(stmt.body, cst.IndentedBlock)
-             and any(is_estimator(assignment(s)[1]) for s in stmt.body.body)]
+             and any(is_estimator(assignment(s)[1]) or _in_branches(s, is_estimator) for s in stmt.body.body)]
     if len(found) != 1:
         return None
     i = found[0]
@@ -46,6 +46,21 @@ def flatten(original: cst.Module, updated: cst.Module, is_estimator) -> Optional
     flat = original.with_changes(body=[*original.body[:i], *fn.body.body, *original.body[i + 1:]])
     flat_updated = updated.with_changes(body=[*updated.body[:i], *new_fn.body.body, *updated.body[i + 1:]])
     return Flat(flat, flat_updated, i, len(fn.body.body))
+
+
+def _in_branches(stmt, is_estimator) -> bool:
+    """An `if/else` of the function's body builds the Estimator in a branch (see switch.py)."""
+    if not (isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else)):
+        return False
+    return any(is_estimator(assignment(s)[1]) for block in (stmt.body, stmt.orelse.body) for s in block.body)
+
+
+def block_lines(statements: list) -> list:
+    """Statements made at the module level, laid out for a block: black's blank lines, none opening it."""
+    inner = [_blank_lines_for_a_block(stmt) for stmt in statements] or [cst.SimpleStatementLine([cst.Pass()])]
+    first = inner[0]  # no blank line opens a block (lines carried from a removed statement before it)
+    inner[0] = first.with_changes(leading_lines=[line for line in first.leading_lines if line.comment is not None])
+    return inner
 
 
 def _blank_lines_for_a_block(stmt):

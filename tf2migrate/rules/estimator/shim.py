@@ -4,6 +4,12 @@ TF's `tf.compat.v1.keras.utils.track_tf1_style_variables` lets a Keras layer's `
 with `tf1.get_variable` and `tf1.layers` and tracks them as the layer's weights. That is only sound
 when the forward pass can be cut cleanly from the rest: it reads `features` alone (not `labels` or
 `mode`), ends in the tensor the loss uses, and everything after it (loss, optimizer, metrics) converts.
+
+A partitioner is the one thing the kept code may not keep: TF2's `get_variable` refuses one ("partitioner
+arg for get_variable is unsupported in TF2"). Without a parameter server a `variable_scope(partitioner=P)`
+loses its argument in the layer (partitioning changes no number, TFM311). Under ParameterServerStrategy the
+partitioner would have to move to the strategy, but the shim's `get_variable` fails on the ShardedVariable
+that makes, so that conversion is reported instead; so is a partitioner passed to `get_variable` itself.
 """
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.spec import is_docstring
 
@@ -21,6 +28,7 @@ class ShimPlan:
     statements: list  # indices in the model_fn body
     output: str
     node: cst.CSTNode
+    partitioners: list  # the `partitioner=` arguments of variable_scope calls in the kept statements
 
 
 def plan(model, ctx):
@@ -41,11 +49,48 @@ def plan(model, ctx):
         bound |= _targets(s)
     if model.loss.output.value not in bound:
         return None
+    scoped = {id(arg) for arg, _ in getattr(model.chain, "partitioners", ())}
+    found = [arg for s in stmts for arg in _partitioner_args(s)]
+    for arg in found:
+        if id(arg) not in scoped:
+            model.forward_blockers.insert(0, Unreadable(  # first: it is why this line blocks (one per line)
+                arg, "`partitioner=` outside a variable_scope in a forward pass the Keras shim would keep: TF2's "
+                "get_variable takes no partitioner; move it to a variable_scope or convert by hand"))
+            return None
     base = model.node.name.value
     camel = "".join(p.capitalize() for p in base.split("_") if p)
     name = ("_" if base.startswith("_") else "") + camel + "Layer"
     return ShimPlan(name, [i for i in model.forward_indices if not is_docstring(body[i])], model.loss.output.value,
-                    model.node)
+                    model.node, found)
+
+
+def _partitioner_args(stmt) -> list:
+    out = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Arg(self, node):
+            if node.keyword is not None and node.keyword.value == "partitioner":
+                out.append(node)
+
+    stmt.visit(_V())
+    return out
+
+
+class _DropPartitioner(cst.CSTTransformer):
+    """`variable_scope("emb", partitioner=P)` -> `variable_scope("emb")` in the kept code."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    def leave_Call(self, original, updated):
+        args = [a for a in updated.args if not (a.keyword is not None and a.keyword.value == "partitioner")]
+        if len(args) == len(updated.args):
+            return updated
+        self.dropped += len(updated.args) - len(args)
+        if args:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(args=args)
 
 
 def _targets(stmt) -> set:
@@ -64,7 +109,19 @@ def layer_class(shim: ShimPlan, w) -> str:
     """Source of the layer class: the kept statements come from the (updated) model_fn, re-indented."""
     i = w.indent
     fn = w.updated_model_fn
-    kept = cst.Module(body=[fn.body.body[k] for k in shim.statements], default_indent=i).code
+    kept = cst.Module(body=[fn.body.body[k] for k in shim.statements], default_indent=i)
+    if shim.partitioners:
+        if w.kind == "parameter-server":  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
+            raise Unreadable(shim.partitioners[0], "partitioner in a forward pass kept in the Keras shim under "
+                             "ParameterServerStrategy: TF2's get_variable cannot create the sharded variable the "
+                             "strategy's variable_partitioner would make ('ShardedVariable' object has no attribute "
+                             "'get_shape'); rewrite the forward pass with Keras layers, then convert")
+        drop = _DropPartitioner()
+        kept = kept.visit(drop)
+        if drop.dropped != len(shim.partitioners):
+            raise Unreadable(shim.partitioners[0], "partitioner not understood in the forward pass kept in the "
+                             "Keras shim: convert by hand")
+    kept = kept.code
     inner = "".join(f"{i}{i}{line}\n" if line.strip() else "\n" for line in kept.rstrip("\n").split("\n"))
     shim.name = w.fresh(shim.name)
     return (f"class {shim.name}({w.tf('tf.keras.layers.Layer')}):\n"

@@ -7,6 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator.args import bind
 
 SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs", "training_chief_hooks",
@@ -14,27 +15,73 @@ SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metric_ops", "ex
 
 
 def mode_branch(stmt, ctx) -> Optional[str]:
-    """'PREDICT' / 'EVAL' / 'TRAIN' for `if mode == tf1.estimator.ModeKeys.X:` without else, else None."""
+    """For `if <test on mode>:` without else, the test's source ('mode == ModeKeys.TRAIN', 'mode != ...',
+    'mode in (...)'), else None. Keras has no modes: the body is read as if it always ran."""
     if not isinstance(stmt, cst.If) or stmt.orelse is not None:
         return None
     test = stmt.test
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.Equal)):
+            and isinstance(test.comparisons[0].operator, (cst.Equal, cst.NotEqual, cst.In))):
         return None
     left, right = test.left, test.comparisons[0].comparator
-    if isinstance(right, cst.Name) and right.value == "mode":
+    if isinstance(right, cst.Name) and right.value == "mode" and not isinstance(test.comparisons[0].operator, cst.In):
         left, right = right, left
     if not (isinstance(left, cst.Name) and left.value == "mode"):
         return None
-    canonical = ctx.resolve(right)[1] or ""
-    key = canonical.rpartition(".")[2] if canonical.startswith("tf.estimator.ModeKeys.") else None
-    return key if key in ("PREDICT", "EVAL", "TRAIN") else None
+    keys = [e.value for e in right.elements] if isinstance(right, (cst.Tuple, cst.List)) else [right]
+    if not keys or not all(_mode_key(k, ctx) for k in keys):
+        return None
+    return source(test)
+
+
+def _mode_key(expr, ctx) -> bool:
+    canonical = ctx.resolve(expr)[1] or ""
+    return canonical.rpartition(".")[2] in ("PREDICT", "EVAL", "TRAIN") and canonical.startswith("tf.estimator.ModeKeys.")
+
+
+def on_mode_only(test, ctx) -> bool:
+    """`assert mode == ModeKeys.TRAIN`: a comparison of `mode` with a mode key, nothing else."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return False
+    sides = [test.left, test.comparisons[0].comparator]
+    keys = [s for s in sides if (ctx.resolve(s)[1] or "").startswith("tf.estimator.ModeKeys.")]
+    return len(keys) == 1 and any(isinstance(s, cst.Name) and s.value == "mode" for s in sides)
+
+
+TPU_SPEC_PARAMS = ("mode", "predictions", "loss", "train_op", "eval_metrics", "export_outputs", "scaffold_fn",
+                   "host_call", "training_hooks", "evaluation_hooks", "prediction_hooks")
+TPU_ONLY = {
+    "host_call": "write the summaries with tf.summary in a Keras callback (or TensorBoard) by hand",
+    "scaffold_fn": "restore the initial checkpoint with tf.train.Checkpoint(...).restore by hand before fit",
+}
+TPU_SPECS = {"tf.estimator.tpu.TPUEstimatorSpec", "tf.contrib.tpu.TPUEstimatorSpec"}
 
 
 def estimator_spec(expr, ctx) -> Optional[dict]:
-    if isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] == "tf.estimator.EstimatorSpec":
+    """The arguments of an `EstimatorSpec(...)` or `TPUEstimatorSpec(...)`, by name."""
+    canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
+    if canonical == "tf.estimator.EstimatorSpec":
         return bind(expr, SPEC_PARAMS, "EstimatorSpec")
+    if canonical in TPU_SPECS:
+        return bind(expr, TPU_SPEC_PARAMS, "TPUEstimatorSpec")
     return None
+
+
+def tpu_return(stmt, ctx) -> bool:
+    """`if params["use_tpu"]: return TPUEstimatorSpec(...)` (the plain EstimatorSpec follows): both describe
+    the same model, Keras needs one; the switch itself becomes the strategy's."""
+    if not (isinstance(stmt, cst.If) and stmt.orelse is None and len(stmt.body.body) == 1
+            and "use_tpu" in source(stmt.test)):
+        return False
+    inner = stmt.body.body[0]
+    return (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1
+            and isinstance(inner.body[0], cst.Return) and estimator_spec(inner.body[0].value, ctx) is not None)
+
+
+def is_cross_shard(call, ctx) -> bool:
+    """`tf1.tpu.CrossShardOptimizer(opt)`: Keras under TPUStrategy sums the replicas' gradients itself."""
+    return isinstance(call, cst.Call) and ctx.resolve(call.func)[1] in ("tf.tpu.CrossShardOptimizer",
+                                                                        "tf.contrib.tpu.CrossShardOptimizer")
 
 
 def is_docstring(stmt) -> bool:

@@ -14,6 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.rules.estimator import tpu
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 CONFIG_PARAMS = ("model_dir", "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",
@@ -46,10 +47,12 @@ PARTITIONERS = {  # TF1 -> (TF1 parameters, TF2 class, {TF1 param: TF2 keyword},
 
 
 def choose(prog, ctx) -> str:
-    """none | mirrored | multi-worker | parameter-server; raises Unreadable for an unknown strategy."""
+    """none | mirrored | multi-worker | parameter-server | tpu; raises Unreadable for an unknown strategy."""
     wanted = ctx.selection.strategy
     if wanted != "auto":
         return wanted
+    if prog.tpu is not None:
+        return "none" if prog.tpu.never else "tpu"
     expr = prog.strategy_expr
     if expr is not None:
         canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
@@ -103,6 +106,8 @@ def statements(kind, var, prog, ctx, w, part_text) -> list:
     tf, i, r = w.tf, w.indent, w.resolver_var
     if kind == "none":
         return []
+    if kind == "tpu":
+        return tpu.strategy_lines(prog.tpu, var, w)
     if kind == "mirrored":
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)

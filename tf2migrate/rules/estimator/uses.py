@@ -14,7 +14,12 @@ METHODS = {
     "train": ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"),
     "evaluate": ("input_fn", "steps", "hooks", "checkpoint_path", "name"),
     "predict": ("input_fn", "predict_keys", "hooks", "checkpoint_path", "yield_single_examples"),
+    "export_saved_model": ("export_dir_base", "serving_input_receiver_fn", "assets_extra", "as_text",
+                           "checkpoint_path", "experimental_mode"),
+    "export_savedmodel": ("export_dir_base", "serving_input_receiver_fn", "assets_extra", "as_text",
+                          "checkpoint_path", "strip_default_attrs"),
 }
+EXPORTS = {"export_saved_model", "export_savedmodel"}
 
 
 def assignment(stmt):
@@ -23,6 +28,13 @@ def assignment(stmt):
         if len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name):
             return a.targets[0].target.value, a.value
     return None, None
+
+
+def input_fn_name(expr):
+    """The same-file function an `input_fn` argument names: `train_input_fn` or the factory in `make_input_fn(...)`."""
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    return expr.value if isinstance(expr, cst.Name) else None
 
 
 def callee(expr, ctx):
@@ -58,10 +70,14 @@ def runs(module, prog, ctx) -> None:
         in_loop = not isinstance(stmt, cst.SimpleStatementLine)
         prog.train_calls += sum((2 if in_loop else 1) for c in finder.runs
                                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "train")
+        prog.export_calls += [c for c in finder.runs if isinstance(c.func, cst.Attribute) and c.func.attr.value in EXPORTS]
         for call in finder.runs:
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in EXPORTS:
+                continue  # its serving_input_receiver_fn is no input function
             for arg in call.args:
-                if (arg.keyword is None or arg.keyword.value == "input_fn") and isinstance(arg.value, cst.Name):
-                    prog.input_fns.add(arg.value.value)
+                value = arg.value.body if isinstance(arg.value, cst.Lambda) else arg.value  # lambda: fn(x, y)
+                if (arg.keyword is None or arg.keyword.value == "input_fn") and input_fn_name(value):
+                    prog.input_fns.add(input_fn_name(value))
         prog.blockers.extend(finder.problems)
 
 
@@ -72,10 +88,12 @@ class Uses(cst.CSTVisitor):
         self.prog, self.ctx = prog, ctx
         self.runs: list = []
         self.problems: list = []
-        self.owned = {prog.var, *prog.specs, *prog.hooks, *prog.hook_lists} | {
+        self.owned = {prog.var, *prog.specs, *prog.hooks, *prog.hook_lists, *prog.exporters} | {
             e.value for e in (prog.bound.get("model_fn"), prog.bound.get("config")) if isinstance(e, cst.Name)}
         if prog.strategy_var:
             self.owned.add(prog.strategy_var)
+        if prog.builder is not None:
+            self.owned.add(prog.builder.fn.name.value)
         self._ok: set = set()
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -1,0 +1,148 @@
+"""The comparisons besides the per-step losses, each returning what it compared and what differs.
+
+What `verify` makes deterministic it still compares (issue 9): the programs' own initial values (before
+alignment), their dropouts, their input pipelines, the non-trainable state training leaves and their own
+evaluate results. Each `check_*` returns (scope, causes): one line for the verdict's "compared" list, and
+the differences that make the pair DIVERGED.
+"""
+from tf2migrate.harness import compare
+from tf2migrate.harness.compare import rel_diff
+
+
+def _load(path):
+    if not path:
+        return []
+    import json
+
+    import numpy as np
+
+    with open(path + ".names.json") as f:
+        names = json.load(f)
+    with np.load(path) as data:
+        return [(n, data[f"v{i}"]) for i, n in enumerate(names)]
+
+
+def check_initial(original, migrated):
+    from tf2migrate.harness.inits import compare_initial
+
+    own_o, own_m = _load(original.own_initial), _load(migrated.own_initial)
+    if not own_o or not own_m:
+        side = "original" if not own_o else "migrated"
+        return f"initial values: not compared (the {side} program's own step-0 values were not seen)", []
+    checked, causes = compare_initial(own_o, own_m, original.initializers, migrated.initializers)
+    scope = (f"initial values: {checked} variables' own step-0 values compared before alignment (constants "
+             f"exactly; random ones by mean, std and a Kolmogorov-Smirnov test)")
+    return scope, [f"initial values differ: {c}" for c in causes]
+
+
+def _show_dropout(d):
+    rate = "a tensor rate" if d["rate"] is None else f"rate {d['rate']:g}"
+    where = f" on [?, {', '.join(str(x) for x in d['input'])}]" if d.get("input") is not None else ""
+    noise = f", noise_shape {d['noise_shape']}" if d.get("noise_shape") is not None else ""
+    return f"{rate}{where}{noise}"
+
+
+def check_dropouts(original, migrated, shared_masks):
+    o, m = original.dropouts, migrated.dropouts
+    how = ("active on both sides with the same masks (stateless, keyed by draw order)" if shared_masks
+           else "switched off on both sides (parameter servers); compared by rate and shape")
+    scope = f"dropout: {len(o)} in the original, {len(m)} in the migrated, {how}"
+    if not o and not m:
+        return "dropout: none in either program", []
+    causes = []
+    if len(o) != len(m):
+        causes.append(f"dropouts differ: the original applies {len(o)} ({'; '.join(map(_show_dropout, o)) or '-'}), "
+                      f"the migrated {len(m)} ({'; '.join(map(_show_dropout, m)) or '-'})")
+        return scope, causes
+    for i, (a, b) in enumerate(zip(o, m), start=1):
+        same_rate = a["rate"] is None or b["rate"] is None or abs(a["rate"] - b["rate"]) <= 1e-6
+        if not same_rate or a.get("noise_shape") != b.get("noise_shape") or a.get("input") != b.get("input"):
+            causes.append(f"dropout {i} differs: original {_show_dropout(a)}, migrated {_show_dropout(b)}")
+    return scope, causes
+
+
+def check_pipeline(original, migrated):
+    """Input pipelines are only a hint: a Keras program may build its eval pipeline before training."""
+    o, m = original.pipeline, migrated.pipeline
+    scope = ("input order: real shuffles, seeded alike on both sides; pipelines: original "
+             f"{' -> '.join(o) or '(no shuffle/batch/repeat)'}; migrated {' -> '.join(m) or '(no shuffle/batch/repeat)'}")
+    hint = ""
+    if o != m:
+        shuffles = ([p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")])
+        what = "shuffles" if shuffles[0] != shuffles[1] else "pipelines"
+        hint = (f"the input {what} differ: original {' -> '.join(o) or 'none'}; migrated "
+                f"{' -> '.join(m) or 'none'}")
+    return scope, hint
+
+
+def check_state(original, migrated, rtol, atol):
+    from tf2migrate.harness.inits import _take
+
+    state_o, state_m = _load(original.final_state), _load(migrated.final_state)
+    if not state_o and not state_m:
+        return "non-trainable state: none in either program", []
+    causes, pending, compared = [], list(state_m), 0
+    only_o = []
+    for name, a in state_o:
+        match = _take(pending, name, a.shape)
+        if match is None:
+            only_o.append(f"{name}{list(a.shape)}")
+            continue
+        compared += 1
+        other, b = match
+        diff = float(abs(a.astype("float64") - b.astype("float64")).max()) if a.size else 0.0
+        bound = max(atol, rtol * float(abs(a).max())) if a.size else atol
+        if diff > bound:
+            label = name if name == other else f"{name} (migrated {other})"
+            causes.append(f"non-trainable state differs after training: {label}: max abs diff {diff:.3g} "
+                          f"(original mean {float(a.mean()):.6g}, migrated {float(b.mean()):.6g})")
+    if only_o or pending:
+        causes.append("non-trainable state differs: " + "; ".join(
+            ([f"only in the original: {', '.join(only_o)}"] if only_o else [])
+            + ([f"only in the migrated: {', '.join(f'{n}{list(v.shape)}' for n, v in pending)}"] if pending else [])))
+    return f"non-trainable state: {compared} variables compared after training (rtol {rtol:g}, atol {atol:g})", causes
+
+
+def check_eval(original, migrated, rtol, atol):
+    o = original.eval_results[-1] if original.eval_results else None
+    m = migrated.eval_results[-1] if migrated.eval_results else None
+    if o is None or m is None:
+        who = "neither program evaluates" if o is None and m is None else (
+            f"only the {'migrated' if o is None else 'original'} program evaluates")
+        return f"eval results: not compared ({who})", []
+    common = sorted(set(o) & set(m))
+    causes = []
+    for key in common:
+        a, b = o[key], m[key]
+        if abs(a - b) > max(atol, rtol * abs(a)):
+            causes.append(f"eval {key} differs: original {a:.6g}, migrated {b:.6g} (rel diff {rel_diff(a, b):.3g})")
+    if not common:
+        return f"eval results: not compared (no metric in common: {sorted(o)} vs {sorted(m)})", []
+    return f"eval results: {', '.join(common)} of the last evaluate compared", causes
+
+
+def compare_the_rest(result):
+    """Everything besides the losses (issue 9): returns (causes of divergence, hints) and fills
+    `result.compared`, the scope of the proof that the reports print."""
+    o, m = result.original, result.migrated
+    steps = (f"steps: {len(o.losses)} original, {len(m.losses)} migrated; per-step losses compared "
+             + (f"exactly (first {compare.EXACT_ATOL_STEPS} within atol {result.atol:g}, then rtol {result.rtol:g})"
+                if result.mode == "exact" else f"statistically against {len(result.original_runs)} original runs"))
+    result.compared = [steps, f"variables: {result.alignment}"]
+    causes, hints = [], []
+    for scope, found in (check_initial(o, m),
+                         check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
+        result.compared.append(scope)
+        causes += found
+    scope, hint = check_pipeline(o, m)
+    result.compared.append(scope)
+    hints += [hint] if hint else []
+    if result.mode == "exact":
+        for scope, found in (check_state(o, m, result.rtol, result.atol),
+                             check_eval(o, m, result.rtol, result.atol)):
+            result.compared.append(scope)
+            causes += found
+    else:
+        result.compared.append("non-trainable state and eval results: not compared (asynchronous training "
+                               "differs from run to run)")
+    return causes, hints

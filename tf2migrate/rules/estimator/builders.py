@@ -1,0 +1,73 @@
+"""Estimators built by a helper of the same module: `def build_estimator(config): return Estimator(...)`.
+
+Trainer scripts often wrap the constructor in a function and call it from `main()`. The call site
+`estimator = build_estimator(config, params)` is read as the `Estimator(...)` call it returns, with the
+helper's parameters replaced by the call's arguments, and the helper goes away with the conversion (the
+model builder takes its place). Only a helper whose body is that one `return` is read this way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.render import names_in
+from tf2migrate.rules.estimator.spec import is_docstring
+
+
+@dataclass
+class Builder:
+    index: int  # of the helper in the module body
+    fn: cst.FunctionDef
+    call: cst.Call  # the Estimator call it returns
+
+
+def find(module: cst.Module, is_estimator) -> dict:
+    """Top-level helpers that only return an Estimator, by name."""
+    out = {}
+    for i, stmt in enumerate(module.body):
+        if not isinstance(stmt, cst.FunctionDef) or not isinstance(stmt.body, cst.IndentedBlock) or stmt.decorators:
+            continue
+        body = [s for s in stmt.body.body if not is_docstring(s)]
+        if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+            ret = body[0].body[0]
+            if isinstance(ret, cst.Return) and is_estimator(ret.value):
+                out[stmt.name.value] = Builder(i, stmt, ret.value)
+    return out
+
+
+def called(value, builders: dict) -> Optional[Builder]:
+    """The helper `value` calls, if it is `helper(...)`."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+        return builders.get(value.func.value)
+    return None
+
+
+def substitute(bound: dict, builder: Builder, site: cst.Call) -> dict:
+    """The Estimator's arguments with the helper's parameters replaced by what the call site passes."""
+    params = builder.fn.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.star_kwarg or params.posonly_params:
+        raise Unreadable(builder.fn.params, "estimator helper with *args/**kwargs: convert by hand")
+    names = [p.name.value for p in (*params.params, *params.kwonly_params)]
+    given, positional = {}, [p.name.value for p in params.params]
+    for k, arg in enumerate(site.args):
+        if arg.star or (arg.keyword is None and k >= len(positional)) or (arg.keyword and arg.keyword.value not in names):
+            raise Unreadable(arg, f"call of `{builder.fn.name.value}` that does not match its parameters")
+        given[arg.keyword.value if arg.keyword else positional[k]] = arg.value
+    for p in (*params.params, *params.kwonly_params):
+        if p.name.value not in given:
+            if p.default is None:
+                raise Unreadable(site, f"`{builder.fn.name.value}` called without `{p.name.value}`")
+            given[p.name.value] = p.default
+    out = {}
+    for key, value in bound.items():
+        if isinstance(value, cst.Name) and value.value in given:
+            out[key] = given[value.value]
+        elif names_in(value) & set(names):
+            raise Unreadable(value, f"`{builder.fn.name.value}` computes an Estimator argument from its parameters: "
+                             "pass it ready-made or convert by hand")
+        else:
+            out[key] = value
+    return out

@@ -1,0 +1,96 @@
+"""Never silent: every Estimator-world construct that the rewrite leaves in the file gets a finding.
+
+The Estimator converter converts a whole program or nothing, and reports the lines that block it
+(TFM302...). Everything else it does not touch would be left without a word although TF 2.16 cannot run
+it: an Estimator built by a helper, a TPUEstimator, a canned estimator it has no model for, specs and
+hooks whose Estimator comes from another module. This rule runs after it (`leave_module`), reads what is
+still there, and reports each line once, with why it was left and what to do, unless a converter finding
+already stands on that line.
+"""
+from __future__ import annotations
+
+import ast
+
+from tf2migrate.rules.base import Plugin
+from tf2migrate.rules.unconverted import codes, names
+from tf2migrate.rules.unconverted.scan import references
+
+OWN = frozenset({names.ESTIMATOR, names.RUN, names.PIECE})
+_CONVERTER_ESTIMATORS = None  # canonical names the Estimator converter can convert, read on first use
+
+
+class Unconverted(Plugin):
+    infos = codes.INFOS
+    wake = "unconverted"
+    fast = True  # a file that only its words wake is answered without LibCST (engine/apply.report_text)
+
+    def leave_module(self, original, updated):
+        ctx = self.ctx
+        if ctx.tree is None or not any(ctx.selection.enabled(code) for code in OWN):
+            return updated
+        refs = references(ctx.tree, ctx.imports)
+        if not refs:
+            return updated
+        converted = any(d.code == "TFM301" and d.fixed for d in ctx.diagnostics)
+        if converted:
+            refs = _still_there(refs, updated, ctx)
+        taken = {d.line for d in ctx.diagnostics if d.code.startswith("TFM3")}
+        blocked = [d for d in ctx.diagnostics if d.code.startswith("TFM3") and not d.fixed]
+        by_line: dict = {}
+        for ref in refs:
+            if ref.line not in taken:
+                by_line.setdefault(ref.line, []).append(ref)
+        for line_refs in by_line.values():
+            first = min(line_refs, key=lambda r: (r.kind.code, r.node.col_offset))
+            shown = ", ".join(dict.fromkeys(f"`{r.canonical}`" for r in line_refs if r.kind.code == first.kind.code))
+            why = _why(first, converted, blocked, refs, ctx)
+            ctx.report(first.node, first.kind.code, f"{shown} not converted: {why}; {first.kind.gone}: {first.kind.todo}",
+                       fixable=False)
+        return updated
+
+
+def _why(ref, converted: bool, blocked: list, refs: list, ctx) -> str:
+    if converted:
+        return "outside the Estimator program that was converted"
+    if blocked:
+        first = min(blocked, key=lambda d: (d.line, d.col))
+        return f"the Estimator conversion is blocked, see {first.code} on line {first.line}"
+    if not ctx.selection.enabled("TFM301"):
+        return "the Estimator conversion TFM301 is not selected"
+    if ref.kind.code == names.ESTIMATOR:
+        if ref.canonical in _converter_estimators():
+            return "the Estimator conversion did not run here (skip comment?)"
+        return f"no automatic conversion for `{ref.canonical.rsplit('.', 1)[-1]}` yet"
+    built = [r for r in refs if r.kind.code == names.ESTIMATOR]
+    if built:
+        return f"the Estimator on line {built[0].line} is not converted"
+    return "no Estimator is built in this file (a helper or another module builds it)"
+
+
+def _converter_estimators() -> frozenset:
+    global _CONVERTER_ESTIMATORS
+    if _CONVERTER_ESTIMATORS is None:
+        from tf2migrate.rules.estimator.canned import CANNED
+
+        _CONVERTER_ESTIMATORS = frozenset({"tf.estimator.Estimator", *CANNED})
+    return _CONVERTER_ESTIMATORS
+
+
+def _still_there(refs: list, updated, ctx) -> list:
+    """The references the conversion left: found again in the new code, placed by their line's text."""
+    left = references(ast.parse(updated.code), ctx.imports)
+    wanted: dict = {}
+    for ref in left:
+        wanted.setdefault(ref.canonical, []).append(ref)
+    old_lines, new_lines = ctx.positions.lines, updated.code.splitlines()
+    kept = []
+    for canonical, remaining in wanted.items():
+        candidates = [r for r in refs if r.canonical == canonical]
+        out_texts = {_text(r.node, new_lines) for r in remaining}
+        chosen = [c for c in candidates if _text(c.node, old_lines) in out_texts]
+        kept += (chosen + [c for c in candidates if c not in chosen])[:len(remaining)]
+    return kept
+
+
+def _text(node, lines) -> str:
+    return lines[node.lineno - 1].strip() if node.lineno <= len(lines) else ""

@@ -1,0 +1,79 @@
+"""TFM653: `tf.image.resize_bilinear(images, size)` and friends -> `tf.image.resize(images, size, method=...)`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.call_edit import append_arg, keyword_arg
+from tf2migrate.rules.upgrade.common import called, keyword, literal_bool, positional, to_keywords
+
+METHODS = {"resize_area": "AREA", "resize_bicubic": "BICUBIC", "resize_bilinear": "BILINEAR",
+           "resize_nearest_neighbor": "NEAREST_NEIGHBOR"}
+RESIZES = frozenset("tf.image." + name for name in METHODS)
+TF1_ARGS = ("images", "size", "align_corners", "name", "half_pixel_centers")
+
+
+class ImageResize(Plugin):
+    """TF2 has one `tf.image.resize(images, size, method=...)`. It always samples at half-pixel centers
+    and has no `align_corners`, while the TF1 ops default to `half_pixel_centers=False`: converting
+    `resize_bilinear(images, size)` as tf_upgrade_v2 does shifts every output pixel by half an input
+    pixel. So a call becomes `tf.image.resize` only when the numbers stay the same (`resize_area` without
+    `align_corners`; bilinear, bicubic and nearest-neighbor with `half_pixel_centers=True`). Any other call
+    is kept on the TF1 op, which TF2 still has as `tf.compat.v1.image.resize_*` (same numbers), and
+    reported: switch to `tf.image.resize` when the half-pixel shift is acceptable (e.g. before retraining)."""
+
+    wake = "image_resize"
+    claims = RESIZES
+    infos = (
+        RuleInfo(
+            code="TFM653",
+            name="image-resize-method",
+            summary="tf.image.resize_bilinear(...) -> tf.image.resize(..., method=...) when the numbers stay the same",
+            message="TF2 resizes with `tf.image.resize(images, size, method=...)`",
+            fix="partial",
+            why=__doc__,
+            before="import tensorflow as tf\nsmall = tf.image.resize_area(images, [32, 32])\n"
+            "big = tf.image.resize_bilinear(images, [64, 64], half_pixel_centers=True)\n",
+            after="import tensorflow as tf\nsmall = tf.image.resize(images, [32, 32], method=tf.image.ResizeMethod.AREA)\n"
+            "big = tf.image.resize(images, [64, 64], method=tf.image.ResizeMethod.BILINEAR)\n",
+        ),
+    )
+
+    def leave_call(self, original: cst.Call, updated: cst.Call):
+        literal, canonical = called(self.ctx, original, RESIZES)
+        if canonical is None:
+            return updated
+        name = canonical.rsplit(".", 1)[1]
+        args = positional(updated)
+        if args is None or len(args) > len(TF1_ARGS):
+            self.ctx.report(original, "TFM653", f"`tf.image.{name}`: arguments that cannot be bound (*args): "
+                            "convert to `tf.image.resize` by hand", fixable=False)
+            return updated
+        args = to_keywords(updated.args, (None, None) + TF1_ARGS[2:])
+        problem = self._problem(name, args)
+        if problem:
+            if literal.startswith("tf.compat.v1."):
+                return updated  # already the TF2 spelling of the TF1 op: same numbers, nothing to say
+            if self.ctx.report(original, "TFM653", f"kept as `tf.compat.v1.image.{name}` (same numbers): {problem}",
+                               fixable=True):
+                return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
+            return updated
+        if not self.ctx.report(original, "TFM653"):
+            return updated
+        kept = [a for a in args if a.keyword is None or a.keyword.value == "name"]
+        kept[-1] = kept[-1].with_changes(comma=args[-1].comma)
+        method = self.ctx.emit.attribute("tf.image.ResizeMethod." + METHODS[name])
+        return updated.with_changes(func=self.ctx.emit.like(original.func, "tf.image.resize"),
+                                    args=append_arg(kept, keyword_arg("method", method)))
+
+    @staticmethod
+    def _problem(name: str, args) -> str:
+        call = cst.Call(func=cst.Name("f"), args=args)
+        align = keyword(call, "align_corners")
+        if align is not None and literal_bool(align.value) is not False:
+            return "TF2's `tf.image.resize` has no `align_corners`"
+        half = keyword(call, "half_pixel_centers")
+        if name == "resize_area" or (half is not None and literal_bool(half.value) is True):
+            return ""
+        return ("TF2's `tf.image.resize` samples at half-pixel centers, this call does not "
+                "(`half_pixel_centers=False`, the TF1 default)")

@@ -1,0 +1,40 @@
+"""TFM657: `dataset.make_one_shot_iterator()` -> `tf.compat.v1.data.make_one_shot_iterator(dataset)`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.receivers import is_module
+
+METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
+
+
+class DatasetIterators(Plugin):
+    """TF2's `tf.data.Dataset` has no `make_one_shot_iterator()` / `make_initializable_iterator()`
+    methods; the TF1 behaviour (an iterator op in the graph) lives on as the functions
+    `tf.compat.v1.data.make_one_shot_iterator(dataset)` and `make_initializable_iterator(dataset)`. In eager
+    TF2 code, `iter(dataset)` is the idiomatic replacement: change to it when the graph code goes."""
+
+    wake = "iterators"
+    infos = (
+        RuleInfo(
+            code="TFM657",
+            name="dataset-iterator-method",
+            summary="dataset.make_one_shot_iterator() -> tf.compat.v1.data.make_one_shot_iterator(dataset)",
+            message="`Dataset.make_one_shot_iterator()` is gone in TF2: the compat.v1 function keeps TF1's iterator",
+            why=__doc__,
+            before="import tensorflow as tf\nfeatures, labels = dataset.make_one_shot_iterator().get_next()\n",
+            after="import tensorflow as tf\n"
+            "features, labels = tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()\n",
+        ),
+    )
+
+    def leave_call(self, original: cst.Call, updated: cst.Call):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in METHODS or original.args:
+            return updated
+        if is_module(func.value, self.ctx) or not self.ctx.report(original, "TFM657"):
+            return updated
+        function = self.ctx.emit.compat_v1("tf.data." + func.attr.value)
+        receiver = updated.func.value.with_changes(lpar=[], rpar=[])  # the call's parentheses hold it now
+        return cst.Call(func=function, args=[cst.Arg(receiver)], lpar=updated.lpar, rpar=updated.rpar)

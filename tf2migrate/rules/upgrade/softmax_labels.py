@@ -1,0 +1,52 @@
+"""TFM654: TF1's `tf.nn.softmax_cross_entropy_with_logits(labels=y, ...)` -> `labels=tf.stop_gradient(y)`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, keyword, tf1_here
+
+SOFTMAX = frozenset({"tf.nn.softmax_cross_entropy_with_logits"})
+
+
+class SoftmaxLabels(Plugin):
+    """TF1's `tf.nn.softmax_cross_entropy_with_logits` never back-propagated into `labels`; TF2's (TF1's
+    `_v2`) does. Wrapping the labels in `tf.stop_gradient` keeps the TF1 gradients (it matters when labels
+    are computed from trainable variables, as in distillation). The call is the same text in TF2 code, where
+    the wrap would change its meaning, so it is made only where the call is known to be TF1; a call through
+    `tensorflow.compat.v1` still is TF1's function and needs nothing."""
+
+    wake = "softmax_labels"
+    claims = SOFTMAX
+    infos = (
+        RuleInfo(
+            code="TFM654",
+            name="softmax-labels-stop-gradient",
+            summary="TF1 softmax_cross_entropy_with_logits(labels=y) -> labels=tf.stop_gradient(y)",
+            message="TF2's `softmax_cross_entropy_with_logits` back-propagates into `labels`; TF1's did not",
+            why=__doc__,
+            before="import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+            "loss = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=x)\n",
+            after="import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\n"
+            "loss = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=x)\n",
+        ),
+        UNKNOWN_SOURCE,
+    )
+
+    def leave_call(self, original: cst.Call, updated: cst.Call):
+        literal, canonical = called(self.ctx, original, SOFTMAX)
+        if canonical is None or literal.startswith("tf.compat.v1."):
+            return updated
+        labels = keyword(updated, "labels")
+        if labels is None or self._stopped(labels.value):
+            return updated
+        if not tf1_here(self.ctx, original, literal, "`softmax_cross_entropy_with_logits(labels=...)` (TF2's "
+                        "back-propagates into labels, TF1's did not)"):
+            return updated
+        if not self.ctx.report(original, "TFM654"):
+            return updated
+        wrapped = cst.Call(func=self.ctx.emit.attribute("tf.stop_gradient"), args=[cst.Arg(labels.value)])
+        return updated.with_changes(args=[a.with_changes(value=wrapped) if a is labels else a for a in updated.args])
+
+    def _stopped(self, value) -> bool:
+        return isinstance(value, cst.Call) and self.ctx.resolve(value.func)[1] == "tf.stop_gradient"

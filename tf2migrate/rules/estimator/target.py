@@ -29,6 +29,9 @@ def keras2_only(kind, shim_plan, model=None, ctx=None):
 
     if isinstance(model, canned.CannedPlan) and canned.keras3_inputs(model, ctx) is None:
         return "a feature column other than numeric_column(key, shape=[n]) has no Keras 3 input form here"
+    steps = getattr(getattr(model, "chain", None), "layers", ())
+    if any(getattr(getattr(step, "layer", None), "kind", "") == "DenseFeatures" for step in steps):
+        return "tf.feature_column.input_layer becomes DenseFeatures, which Keras 3 does not have"
     if shim_plan is not None:
         return "the model-mapping shim (track_tf1_style_variables) has no Keras 3 form"
     if kind == "parameter-server":

@@ -144,12 +144,12 @@ def _numpy(value):
     return value.numpy()
 
 
-def _track_state(layer, var, recorder, tf):
+def _track_state(layer, var, recorder, tf, name=None):
     """Non-trainable layer state (batch-norm moving mean and variance, ...): its step-0 value now, its
     final value when the run ends. Metrics are layers too, but their counters are not model state."""
     if isinstance(layer, tf.keras.metrics.Metric):
         return
-    name = clean_name(var.name)
+    name = name or clean_name(var.name)   # Keras 3 names a variable by its weight alone: the caller says
     recorder.state_vars.setdefault(name, var)
     with tf.init_scope():
         try:

@@ -234,6 +234,8 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
 
 def _steps_per_execution(model) -> int:
     variable = getattr(model, "_steps_per_execution", None)
+    if variable is None:   # Keras 3: a plain int
+        return int(getattr(model, "steps_per_execution", 1) or 1)
     try:
         return int(variable.numpy()) if variable is not None else 1
     except Exception:  # noqa: BLE001 - not readable eagerly (remote): count it as one step per call

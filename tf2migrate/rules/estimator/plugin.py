@@ -113,7 +113,6 @@ class EstimatorToKeras(Plugin):
             if key in ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs"):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
-        w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan, model, ctx)
         named = default_strategy if isinstance(default_strategy, str) else None
         w.strategy_var = prog.strategy_var or named or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
@@ -121,6 +120,8 @@ class EstimatorToKeras(Plugin):
         w.default_strategy = default_strategy  # the local branch of an if/else whose other branch distributes
         w.per_replica_input = w.per_replica_input or default_strategy
         w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
+        w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan, model, ctx,
+                                             w.steps_per_execution)
         given = prog.bound.get("params")
         if prog.tpu is None and isinstance(given, cst.Name):
             w.params_var = given.value  # the program's own params dict serves the input functions too

@@ -23,7 +23,7 @@ if importlib.util.find_spec("tf_keras"):  # TF 2.16+: tf.keras is Keras 2 from t
 '''
 
 
-def keras2_only(kind, shim_plan, model=None, ctx=None):
+def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False):
     """Why this program needs Keras 2, or None when Keras 3 can run it."""
     from tf2migrate.rules.estimator import canned
 
@@ -32,6 +32,9 @@ def keras2_only(kind, shim_plan, model=None, ctx=None):
     steps = getattr(getattr(model, "chain", None), "layers", ())
     if any(getattr(getattr(step, "layer", None), "kind", "") == "DenseFeatures" for step in steps):
         return "tf.feature_column.input_layer becomes DenseFeatures, which Keras 3 does not have"
+    if steps_per_execution:
+        return ("iterations_per_loop becomes steps_per_execution, and Keras 3's evaluate(steps=N) then runs whole "
+                "executions of that many batches, not N (measured: TPUEstimator's evaluation differs on Keras 3)")
     if shim_plan is not None:
         return "the model-mapping shim (track_tf1_style_variables) has no Keras 3 form"
     if kind == "parameter-server":
@@ -43,9 +46,9 @@ ASKED = ("written for tf-keras as asked (--target tf-keras): on TF 2.16+ install
          "file sets TF_USE_LEGACY_KERAS when it is installed")
 
 
-def choose(wanted, kind, shim_plan, model=None, ctx=None):
+def choose(wanted, kind, shim_plan, model=None, ctx=None, steps_per_execution=False):
     """(target, TFM320 message or None). Under tf-keras the switch comes from `rules/keras_target.py`."""
-    why = keras2_only(kind, shim_plan, model, ctx)
+    why = keras2_only(kind, shim_plan, model, ctx, steps_per_execution)
     if wanted == TF_KERAS:
         return TF_KERAS, None
     if why:

@@ -112,9 +112,9 @@ INFOS = (
           "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
           "gradients. eval_metrics=(metric_fn, tensors) becomes compile metrics like eval_metric_ops; host_call "
           "and scaffold_fn are reported, not converted."),
-    _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.save",
-          "the model is saved with model.save", "Keras writes the SavedModel itself: model.save(path) after the "
-          "last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "
+    _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.export",
+          "the model is saved as a SavedModel", "Keras writes the SavedModel itself: model.export(path) (model.save "
+          "under --target tf-keras; Keras 3's save writes only .keras/.h5 files) after the last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "
           "TF1's timestamped subfolder. Its serving_default signature calls the model on its input; the "
           "serving_input_receiver_fn (TF1 placeholders) goes when nothing else uses it."),
     _info("TFM320", "keras-target", "the Keras the output is written for: keras3 (default) or tf-keras",

@@ -380,7 +380,11 @@ def test_export_saved_model_becomes_model_save_and_its_path_blocks():
     serving = "def serving_fn():\n    x = tf1.placeholder(tf1.float32, [None, 2])\n    return x\n\n\n"
     source = HEAD + MODEL_FN + serving + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
     result = rewrite_text(source + "est.export_saved_model('/tmp/export', serving_fn)\n", "export.py")
-    assert result.code.endswith("model.fit(input_fn(), steps_per_epoch=1)\nmodel.save('/tmp/export')\n")
+    # Keras 3's save writes only .keras/.h5: the SavedModel comes from export (Keras 2.13+ has it too)
+    assert result.code.endswith("model.fit(input_fn(), steps_per_epoch=1)\nmodel.export('/tmp/export')\n")
+    legacy = rewrite_text(source + "est.export_saved_model('/tmp/export', serving_fn)\n", "export.py",
+                          Selection(target="tf-keras"))
+    assert legacy.code.endswith("model.fit(input_fn(), steps_per_epoch=1)\nmodel.save('/tmp/export')\n")
     assert "def serving_fn" not in result.code and "TFM318" in {d.code for d in result.diagnostics}
     kept = source + "est.export_saved_model('/tmp/export', serving_fn)\nserving_fn()\n"
     assert "def serving_fn" in rewrite_text(kept, "export.py").code  # still used: kept

@@ -13,6 +13,21 @@ PYTHON = sys.executable
 
 _seen = {"pids": set(), "ports": set()}
 MUTANTS = {}   # test_mutants.py: "<pair>-<mutant>" -> (verdict, reason), for the mutation score
+TF221_ENV = "TF2MIGRATE_TF221_PYTHON"
+
+
+def tf221_python():
+    """The TF 2.21 interpreter of the cross-version tests: `.ci/run` creates it and sets TF2MIGRATE_TF221_PYTHON.
+    Locally, without the variable, the test is skipped and says how to get it; a variable naming no
+    interpreter is an error, never a skip."""
+    import pytest
+
+    path = os.environ.get(TF221_ENV)
+    if not path:
+        pytest.skip(f"{TF221_ENV} is not set: `bash .ci/run` creates a TF 2.21 venv and sets it "
+                    f"(or point it at a python with tensorflow-cpu==2.21.0 and tf-keras==2.21.0)")
+    assert os.access(path, os.X_OK), f"{TF221_ENV}={path} is not an executable interpreter"
+    return path
 
 
 def remember(result):

@@ -1,11 +1,13 @@
-"""Every `fixtures/programs/<name>/` pair, verified under each cluster its `verify.toml` lists."""
+"""Every `fixtures/programs/<name>/` pair, verified under each cluster its `verify.toml` lists: on TF 2.15
+(this interpreter) and again with the migrated program on TF 2.21 (`TF2MIGRATE_TF221_PYTHON`, set by .ci/run).
+"""
 import glob
 import os
 import tomllib
 
 import pytest
 
-from harness_support import ROOT
+from harness_support import ROOT, tf221_python
 
 
 def _skip(folder, reason, suffix):
@@ -35,13 +37,37 @@ def _cases():
             yield pytest.param(folder, config, entry, id=f"{name}{variant}-{entry['cluster']}")
 
 
+def _cross_cases():
+    """The same entries with the migrated program on TF 2.21 (`cross_version` overrides keys of an entry)."""
+    for case in _cases():
+        folder, config, entry = case.values
+        if entry is None:
+            continue
+        cross = dict(entry, **entry.get("cross_version", {}))
+        yield pytest.param(folder, config, cross, id=f"{case.id}-tf221")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("folder,config,entry", list(_cases()))
 def test_fixture_pair(folder, config, entry, verify):
+    _check(folder, config, entry, verify)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder,config,entry", list(_cross_cases()))
+def test_fixture_pair_across_versions(folder, config, entry, verify):
+    """Original on TF 2.15 (legacy mode, Keras 2), migrated on TF 2.21 (Keras 3, or tf-keras when the program
+    selects it), compared at the cross-version tolerances."""
+    result = _check(folder, config, entry, verify, migrated_python=tf221_python())
+    assert result.migrated.versions["tensorflow"].startswith("2.21"), result.migrated.versions
+    assert result.original.versions["tensorflow"].startswith("2.15"), result.original.versions
+
+
+def _check(folder, config, entry, verify, **cross):
     options = {k: entry[k] for k in ("cluster", "mode", "steps", "repeats", "rtol", "atol") if k in entry}
     result = verify(os.path.join(folder, "original.py"), os.path.join(folder, entry.get("migrated", "migrated.py")),
                     init_values=config.get("initial_values"), accept_fixes=entry.get("accept_fix", ()), timeout=300,
-                    **options)
+                    **options, **cross)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)
     assert result.accepted_fixes == entry.get("accept_fix", [])    # each accepted fix really changed the original
@@ -49,5 +75,6 @@ def test_fixture_pair(folder, config, entry, verify):
         assert entry["reason_contains"] in result.reason
     if "original_losses" in entry:
         assert result.original.losses == entry["original_losses"]
-        if result.verdict == "EQUIVALENT" and result.mode == "exact":
+        if result.verdict == "EQUIVALENT" and result.mode == "exact" and not cross:
             assert result.migrated.losses == entry["original_losses"]
+    return result

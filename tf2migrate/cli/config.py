@@ -20,7 +20,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy", "source"}
+KEYS = {"select", "ignore", "exclude", "extend-exclude", "force-exclude", "jobs", "cache", "strategy", "source",
+        "target"}
 
 
 class ConfigError(Exception):

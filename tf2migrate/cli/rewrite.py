@@ -14,6 +14,7 @@ from tf2migrate.engine.tf_version import SOURCES
 
 
 STRATEGIES = ("auto", "parameter-server", "multi-worker", "mirrored", "none")
+TARGETS = ("keras3", "tf-keras")
 
 
 def _options(fn):
@@ -34,6 +35,9 @@ def _options(fn):
         click.option("--source", type=click.Choice(SOURCES), default=None,
                      help="What the files are written for: tf1, tf2, or auto (decided per file, from its imports "
                      "and names); upgrades that change meaning on TF2 code run only on TF1 code."),
+        click.option("--target", type=click.Choice(TARGETS), default=None,
+                     help="Keras of the output: keras3 (TF 2.16+ and 2.15; default) or tf-keras (Keras 2, "
+                          "the tf-keras package on TF 2.16+)."),
         click.option("-q", "--quiet", is_flag=True, help="Print only errors."),
         click.option("-v", "--verbose", count=True, help="Also print the fixes applied."),
     ]):
@@ -42,7 +46,7 @@ def _options(fn):
 
 
 def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
-            source, quiet, verbose):
+            source, target, quiet, verbose):
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules.tables import tables_dir
@@ -59,9 +63,13 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         ignore=parse_codes(ignore) or parse_codes(settings.get("ignore")),
         strategy=strategy or settings.get("strategy", "auto"),
         source=source or settings.get("source", "auto"),
+        target=target or settings.get("target", "keras3"),
     )
     if selection.source not in SOURCES:
         raise click.UsageError(f"[tool.tf2migrate] source = {selection.source!r}: expected one of {', '.join(SOURCES)}")
+    if selection.target not in TARGETS:
+        raise click.UsageError(f"[tool.tf2migrate] target must be one of {', '.join(TARGETS)}, "
+                               f"not {selection.target!r}")
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
     extra = tuple(settings.get("extend-exclude", ()))
     use_cache = not no_cache and settings.get("cache", True)

@@ -27,8 +27,16 @@ EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the
               help="local | mirrored:N | multi-worker:N | ps:W,P | auto")
 @click.option("--original-api", type=click.Choice(["v1", "v2", "auto"]), default="auto", show_default=True,
               help="v1: run the original in TF1 legacy mode (tensorflow = tensorflow.compat.v1).")
-@click.option("--rtol", type=float, default=None, help="Relative tolerance after step 10 [1e-5].")
-@click.option("--atol", type=float, default=None, help="Absolute tolerance of the first 10 steps [1e-5].")
+@click.option("--original-python", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="Run the original under this interpreter (e.g. a TF 2.15 venv's bin/python).")
+@click.option("--migrated-python", type=click.Path(dir_okay=False), default=None, metavar="PATH",
+              help="Run the migrated program under this interpreter (e.g. a TF 2.21 venv's bin/python).")
+@click.option("--tolerance", type=click.Choice(["auto", "strict", "cross-version"]), default="auto",
+              show_default=True,
+              help="Default rtol/atol: strict 1e-5; cross-version rtol 1e-4, atol 1e-5; auto: cross-version "
+                   "when the two sides ran with different TensorFlow or Keras.")
+@click.option("--rtol", type=float, default=None, help="Relative tolerance after step 10 [see --tolerance].")
+@click.option("--atol", type=float, default=None, help="Absolute tolerance of the first 10 steps [see --tolerance].")
 @click.option("--mode", type=click.Choice(["exact", "statistical", "auto"]), default="auto", show_default=True,
               help="auto: exact for deterministic topologies, statistical for asynchronous ones.")
 @click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True,
@@ -47,8 +55,8 @@ EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), default=None, help="Write a JUnit XML report.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Write both loss curves and their relative difference to a PNG (needs matplotlib).")
-def verify(original, migrated, steps, timeout, cluster, original_api, rtol, atol, mode, repeats, seed,
-           init_path, accept_fixes, allow_network, json_path, junit_path, plot_path):
+def verify(original, migrated, steps, timeout, cluster, original_api, original_python, migrated_python, tolerance,
+           rtol, atol, mode, repeats, seed, init_path, accept_fixes, allow_network, json_path, junit_path, plot_path):
     """Train ORIGINAL and MIGRATED on a local cluster and compare their losses step by step.
 
     Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file.
@@ -62,7 +70,8 @@ def verify(original, migrated, steps, timeout, cluster, original_api, rtol, atol
         result = api.verify(original, migrated, steps=steps, timeout=timeout, cluster=cluster,
                             original_api=original_api, rtol=rtol, atol=atol, mode=mode, repeats=repeats,
                             seed=seed, init_values=init_path, accept_fixes=accept_fixes,
-                            allow_network=allow_network, progress=progress)
+                            allow_network=allow_network, progress=progress, original_python=original_python,
+                            migrated_python=migrated_python, tolerance=tolerance)
     except api.VerifyUsageError as e:
         raise click.UsageError(str(e)) from e
     for d in result.rewrite_diagnostics:

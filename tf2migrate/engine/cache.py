@@ -33,7 +33,8 @@ def digest(data: bytes) -> str:
 
 def rules_fingerprint(selection, tables_folder: Path) -> str:
     h = hashlib.sha256(__version__.encode())
-    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy, selection.source)).encode())
+    h.update(repr((sorted(selection.select), sorted(selection.ignore), selection.strategy, selection.source,
+                   selection.target)).encode())
     for path in sorted(tables_folder.rglob("*.toml")):  # generated/ too
         h.update(path.read_bytes())
     package = Path(__file__).resolve().parent.parent

@@ -13,12 +13,14 @@ from tf2migrate.engine.diagnostics import code_matches
 @dataclass(frozen=True)
 class Selection:
     """Which codes run (prefix match), plus the rewrite's choices (`strategy`: auto, none, ...;
-    `source`: auto, tf1 or tf2, what the files are written for, see `engine/tf_version.py`)."""
+    `source`: auto, tf1 or tf2, what the files are written for, see `engine/tf_version.py`; `target`: the
+    Keras the output is written for, keras3 or tf-keras)."""
 
     select: tuple = ("ALL",)
     ignore: tuple = ()
     strategy: str = "auto"
     source: str = "auto"
+    target: str = "keras3"
 
     def enabled(self, code: str) -> bool:
         return code_matches(code, self.select) and not code_matches(code, self.ignore)

@@ -5,10 +5,12 @@ it creates its first variable), so a verify costs little more than the slower of
 """
 import os
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from tf2migrate.harness import checks, codemod_sides, compare, netns, topology as topo_lib
+from tf2migrate.harness import checks, codemod_sides, compare, netns, tolerance as tol_lib
+from tf2migrate.harness import topology as topo_lib
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -48,6 +50,7 @@ class VerifyResult:
     reference_path: str = ""
     retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
     network: str = ""             # how the cluster was kept off the network (netns.py)
+    tolerance: str = ""           # which rtol/atol were used, and why (cross-version runs are wider)
     details: dict = field(default_factory=dict)
     compared: list = field(default_factory=list)   # what the verdict rests on, one line per kind of check
 
@@ -68,8 +71,13 @@ class VerifyResult:
 
 def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local", original_api="auto",
            rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None, accept_fixes=(),
-           allow_network=False, progress=print, keep_workdir=False):
+           allow_network=False, progress=print, keep_workdir=False, original_python=None, migrated_python=None,
+           tolerance="auto"):
     """Train both programs and compare them step by step; see `tf2migrate verify --help`.
+
+    `original_python` / `migrated_python`: run that side under another interpreter (e.g. the original in a
+    TF 2.15 venv, the migrated program in a TF 2.21 one). `tolerance`: auto (wider defaults when the two
+    sides ran with different TensorFlow or Keras), strict (1e-5 always) or cross-version; see `tolerance.py`.
 
     `accept_fixes`: rule codes whose fixes are intended changes of training; the original is compared with
     those fixes applied (see `codemod_sides.with_fixes`).
@@ -84,6 +92,10 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         raise VerifyUsageError(f"--original-api must be v1, v2 or auto, not {original_api!r}")
     if mode not in ("exact", "statistical", "auto"):
         raise VerifyUsageError(f"--mode must be exact, statistical or auto, not {mode!r}")
+    if tolerance not in tol_lib.CHOICES:
+        raise VerifyUsageError(f"--tolerance must be one of {', '.join(tol_lib.CHOICES)}, not {tolerance!r}")
+    pythons = {"original": _interpreter(original_python, "--original-python"),
+               "migrated": _interpreter(migrated_python, "--migrated-python")}
     workdir = tempfile.mkdtemp(prefix="tf2migrate-verify-")
     namespace = None
     try:
@@ -106,11 +118,10 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
             topology = topo_lib.auto_topology(facts_o, facts_m)
         if mode == "auto":
             mode = "exact" if topology.deterministic else "statistical"
-        rtol = 1e-5 if rtol is None else rtol
-        atol = 1e-5 if atol is None else atol
         result = VerifyResult("", "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
                               rtol, atol, rewrite_diagnostics=diagnostics, accepted_fixes=accepted,
-                              reference_path=os.path.abspath(reference) if accept_fixes else "")
+                              reference_path=os.path.abspath(reference) if accept_fixes else "",
+                              tolerance=tolerance)
         progress(f"verify {original} against {migrated} on {topology} ({mode})")
         override = None
         if init_values is not None:
@@ -131,9 +142,10 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
             common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress,
                           netns=namespace.pid if namespace else None)
             side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
-                                init_out=init, init_override=override, abort_marker=abort, **common)
+                                init_out=init, init_override=override, abort_marker=abort,
+                                python=pythons["original"], **common)
             side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
-                                abort_path=abort, **common)
+                                abort_path=abort, python=pythons["migrated"], **common)
             result.original, result.migrated = run_sides([side_o, side_m])
             if attempt == 2 or not any(_port_taken(s) for s in (result.original, result.migrated)):
                 break
@@ -143,7 +155,8 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         result.original_runs = [result.original]
         if mode == "statistical" and repeats > 1 and _ran(result):
             more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api, home=home,
-                               init_override=override, **dict(common, seed=seed + r)) for r in range(1, repeats)]
+                               init_override=override, python=pythons["original"], **dict(common, seed=seed + r))
+                    for r in range(1, repeats)]
             result.original_runs += run_sides(more)
         return _judge(result)
     finally:
@@ -171,7 +184,13 @@ def _isolate(topology, facts_o, facts_m, allow_network):
 
 
 def _judge(result):
+    result.rtol, result.atol, result.tolerance = tol_lib.choose(result.rtol, result.atol, result.tolerance,
+                                                                result.original, result.migrated)
     for label, side in [("original", r) for r in result.original_runs] + [("migrated", result.migrated)]:
+        if side.status == "unsupported":
+            result.verdict, result.failed_side = compare.INCOMPARABLE, label
+            result.reason = f"the {label} side cannot run under {side.python}: {side.error.split(': ', 1)[-1]}"
+            return result
         if side.status != "ok":
             why = "timed out" if side.status == "timeout" else f"failed: {side.error}"
             result.verdict, result.failed_side = compare.INCOMPARABLE, label
@@ -209,6 +228,8 @@ def _judge(result):
     if result.accepted_fixes:
         result.reason += (f" (against the original with the fixes of {', '.join(result.accepted_fixes)} "
                           f"applied, accepted as intended changes)")
+    if tol_lib.cross_version(result.original, result.migrated):
+        result.reason += f" (tolerance {result.tolerance})"
     result.first_diverged_step, result.details = v.first_diverged_step, v.details
     result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result
@@ -224,6 +245,17 @@ def _port_taken(side) -> bool:
 
 def _ran(result):
     return result.original.status == "ok" and result.migrated.status == "ok"
+
+
+def _interpreter(path, option):
+    """The interpreter a side runs under: None for this one; a usage error when it does not exist."""
+    if path is None:
+        return None
+    found = shutil.which(os.path.expanduser(str(path)))
+    if not found:
+        raise VerifyUsageError(f"{option} {path}: no such executable")
+    found = os.path.abspath(found)   # not realpath: a venv's python is a link to its base interpreter
+    return None if found == os.path.abspath(sys.executable) else found
 
 
 def _read(path):

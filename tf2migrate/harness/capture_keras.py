@@ -6,6 +6,8 @@ by `compute_loss` inside `train_step` is added to the step's outputs under a pri
 because MirroredStrategy traces replicas in parallel threads; Keras 2 sums the per-replica values, which
 are already scaled by 1/replicas). Under PSS the logs are RemoteValues, fetched when training ends.
 """
+import functools
+import importlib
 import inspect
 import threading
 
@@ -18,14 +20,20 @@ LOSS_KEY = "_tf2migrate_step_loss"
 _tls = threading.local()
 
 
-def install(recorder, aligner):
+def install(recorder, aligner, keras):
+    """`keras`: the `versions.Keras` behind `tf.keras`: Keras 2 from `keras` (TF 2.15) or `tf_keras`
+    (TF 2.16+ with TF_USE_LEGACY_KERAS=1), or Keras 3 (`capture_keras3.py`)."""
     import tensorflow as tf
-    from keras.src.engine import base_layer, training
 
-    _wrap_add_weight(base_layer.Layer, recorder, aligner, tf)
-    _wrap_shim_variables(recorder, aligner, tf)
-    _wrap_train_step(training.Model, tf)
-    _wrap_fit(training.Model, recorder, tf)
+    if keras.major == 3:
+        from tf2migrate.harness import capture_keras3
+
+        capture_keras3.install(recorder, aligner, tf)
+    else:
+        _wrap_add_weight(tf.keras.layers.Layer, recorder, aligner, tf)
+        _wrap_shim_variables(recorder, aligner, tf, keras.root)
+    _wrap_train_step(tf.keras.Model, tf, averages_replicas=keras.major == 3)
+    _wrap_fit(tf.keras.Model, recorder, tf)
     _wrap_tape(recorder, tf)
 
 
@@ -93,10 +101,10 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
     Layer.add_weight = add_weight
 
 
-def _wrap_shim_variables(recorder, aligner, tf):
+def _wrap_shim_variables(recorder, aligner, tf, keras_root):
     """`tf1.get_variable` inside a layer decorated with `track_tf1_style_variables` (TF's model-mapping shim)
     bypasses `add_weight`: its variable store is wrapped the same way."""
-    from keras.src.legacy_tf_layers import variable_scope_shim
+    variable_scope_shim = importlib.import_module(f"{keras_root}.src.legacy_tf_layers.variable_scope_shim")
 
     store = variable_scope_shim._EagerVariableStore
     original = store._get_single_variable
@@ -119,10 +127,13 @@ def _wrap_shim_variables(recorder, aligner, tf):
     store._get_single_variable = _get_single_variable
 
 
-def _wrap_train_step(Model, tf):
+def _wrap_train_step(Model, tf, averages_replicas=False):
+    """`averages_replicas`: Keras 3 averages the per-replica outputs of a step where Keras 2 sums them; the
+    loss is then multiplied by the replica count so that both give the same global value."""
     original_compute_loss = Model.compute_loss
     original_make = Model.make_train_function
 
+    @functools.wraps(original_compute_loss)  # Keras 3 inspects its signature for `training`
     def compute_loss(self, *args, **kwargs):
         loss = original_compute_loss(self, *args, **kwargs)
         if getattr(_tls, "in_train_step", False) and getattr(_tls, "loss", None) is None:
@@ -153,7 +164,9 @@ def _wrap_train_step(Model, tf):
                 if _tls.loss is not None and isinstance(logs, dict):
                     logs = dict(logs)
                     loss = tf.py_function(keep, [_tls.loss], _tls.loss.dtype) if many else _tls.loss
-                    logs[LOSS_KEY] = tf.identity(loss)
+                    ctx = tf.distribute.get_replica_context()
+                    replicas = ctx.num_replicas_in_sync if ctx is not None and averages_replicas else 1
+                    logs[LOSS_KEY] = tf.identity(loss) * replicas if replicas > 1 else tf.identity(loss)
                 return logs
 
             self.train_step = train_step
@@ -171,6 +184,8 @@ def steps_traced() -> int:
 
 def _steps_per_execution(model) -> int:
     variable = getattr(model, "_steps_per_execution", None)
+    if variable is None:   # Keras 3: a plain int
+        return int(getattr(model, "steps_per_execution", 1) or 1)
     try:
         return int(variable.numpy()) if variable is not None else 1
     except Exception:  # noqa: BLE001 - not readable eagerly (remote): count it as one step per call

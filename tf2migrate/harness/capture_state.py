@@ -6,6 +6,7 @@ TF2 layer state is tracked where Keras 2 creates weights (`track_state`, called 
 step 0 (`read_initial`) and when training ends (`read_final`). The result of every `evaluate` call
 (Estimator or Keras) is recorded as {metric: value}.
 """
+import importlib
 import weakref
 
 from tf2migrate.harness.recorder import clean_name
@@ -13,26 +14,28 @@ from tf2migrate.harness.recorder import clean_name
 _state_by_graph = weakref.WeakKeyDictionary()
 
 
-def install(recorder):
+def install(recorder, keras):
+    """`keras`: the `versions.Keras` behind `tf.keras` (Keras 3 has no v1 layers)."""
     import tensorflow as tf
 
-    for wrap in (_wrap_v1_layers, _wrap_keras_evaluate, _wrap_estimator_evaluate):
-        try:
-            wrap(recorder, tf)
-        except ImportError:  # Keras 3 (TF 2.16+) or no tensorflow_estimator: nothing of that kind to wrap
-            pass
+    if keras.major == 2:
+        _wrap_v1_layers(recorder, tf, keras.root)
+    _wrap_keras_evaluate(recorder, tf)
+    try:
+        _wrap_estimator_evaluate(recorder, tf)
+    except ImportError:  # no tensorflow_estimator (TF 2.16+): no Estimator to wrap
+        pass
 
 
-def _wrap_v1_layers(recorder, tf):
-    from keras.src.engine import base_layer_v1
-    from keras.src.metrics import base_metric
+def _wrap_v1_layers(recorder, tf, keras_root):
+    base_layer_v1 = importlib.import_module(f"{keras_root}.src.engine.base_layer_v1")
 
     original = base_layer_v1.Layer.add_weight
 
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
                    trainable=None, *args, **kwargs):
         var = original(self, name, shape, dtype, initializer, regularizer, trainable, *args, **kwargs)
-        if tf.executing_eagerly() or isinstance(self, base_metric.Metric):
+        if tf.executing_eagerly() or isinstance(self, tf.keras.metrics.Metric):
             return var
         if getattr(var, "trainable", True):
             if hasattr(var, "name"):
@@ -71,8 +74,7 @@ def initializer_name(initializer):
 def own_value(arguments, shape, tf):
     """What the program's own initializer gives a weight that alignment will overwrite (an unseeded Keras
     initializer gives the same values on every call, so this is the value the weight would have had)."""
-    from keras.src import initializers
-
+    initializers = tf.keras.initializers  # keras, tf_keras or Keras 3: whichever is tf.keras
     dtype = tf.as_dtype(arguments.get("dtype") or tf.float32)
     init = arguments.get("initializer")
     if init is None:
@@ -92,14 +94,12 @@ def numpy_value(value):
     return value.numpy()
 
 
-def track_state(layer, var, recorder, tf):
+def track_state(layer, var, recorder, tf, name=None):
     """Non-trainable layer state (batch-norm moving mean and variance, ...): its step-0 value now, its
     final value when the run ends. Metrics are layers too, but their counters are not model state."""
-    from keras.src.metrics import base_metric
-
-    if isinstance(layer, base_metric.Metric):
+    if isinstance(layer, tf.keras.metrics.Metric):
         return
-    name = clean_name(var.name)
+    name = name or clean_name(var.name)  # Keras 3 names a variable by its weight alone: the caller says
     recorder.state_vars.setdefault(name, var)
     with tf.init_scope():
         try:
@@ -152,16 +152,15 @@ def _metrics(result, names=None):
 
 
 def _wrap_keras_evaluate(recorder, tf):
-    from keras.src.engine import training
-
-    original = training.Model.evaluate
+    Model = tf.keras.Model
+    original = Model.evaluate
 
     def evaluate(self, *args, **kwargs):
         result = original(self, *args, **kwargs)
         recorder.eval_results.append(_metrics(result, list(getattr(self, "metrics_names", []) or [])))
         return result
 
-    training.Model.evaluate = evaluate
+    Model.evaluate = evaluate
 
 
 def _wrap_estimator_evaluate(recorder, tf):

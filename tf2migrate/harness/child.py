@@ -39,10 +39,15 @@ def main(spec_path):
         serve_forever(**spec["serve"])
         return 0
     from tf2migrate.harness.recorder import Recorder, StepCapReached
+    from tf2migrate.harness.versions import Unsupported
 
     recorder = Recorder(spec)
     try:
-        _prepare(spec, recorder)
+        try:
+            _prepare(spec, recorder)
+        except Unsupported as e:
+            recorder.write("unsupported", f"{sys.executable}: {e}")
+            return 1
         strategy = spec.get("_strategy")
         sys.argv = [spec["script"]] + list(spec.get("argv", []))
         sys.path.insert(0, spec["home"])
@@ -67,16 +72,22 @@ def main(spec_path):
 
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
-                                    legacy)
+                                    legacy, versions)
 
+    with open(spec["script"]) as f:
+        source = f.read()
+    if versions.honour_legacy_switch(source):
+        recorder.notes.append("TF_USE_LEGACY_KERAS=1, as the program sets it")
+    tf = versions.import_tensorflow()
+    versions.check_estimator(tf, spec.get("uses_estimator", False))
     topology = spec.get("topology") or {"kind": "local"}
-    cluster.prepare_devices(topology)
-    import tensorflow as tf  # noqa: F401 - the runtime starts here, after the devices are configured
-
+    cluster.prepare_devices(topology)  # before the runtime starts: `import tensorflow` does not start it
+    keras = versions.keras(tf)
+    recorder.versions = {"python": sys.version.split()[0], "tensorflow": tf.__version__,
+                         "keras": f"{keras.root} {keras.version}"}
     api = spec.get("api", "v2")
     if api == "auto":
-        with open(spec["script"]) as f:
-            api = "v1" if legacy.needs_legacy(f.read()) else "v2"
+        api = "v1" if legacy.needs_legacy(source) else "v2"
     recorder.api = api
     determinism.apply(spec.get("seed", 0), recorder, share_masks=spec.get("share_masks", True))
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")
@@ -84,8 +95,8 @@ def _prepare(spec, recorder):
     aligner = LazyAligner(spec, source) if source else None
     capture.install_estimator(recorder, model_dir, aligner)
     capture_session.install_session(recorder, aligner)
-    capture_keras.install(recorder, aligner)
-    capture_state.install(recorder)
+    capture_keras.install(recorder, aligner, keras)
+    capture_state.install(recorder, keras)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
     if spec.get("role") == "original":

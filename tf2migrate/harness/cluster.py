@@ -23,12 +23,10 @@ def prepare_devices(topology):
 
 def start_in_process_ps(topology, recorder):
     """Workers and parameter servers as servers in this process; TF_CONFIG names this process chief."""
-    import portpicker
     import tensorflow as tf
 
-    ports = {"chief": [portpicker.pick_unused_port()],
-             "worker": [portpicker.pick_unused_port() for _ in range(topology["workers"])],
-             "ps": [portpicker.pick_unused_port() for _ in range(topology["ps"])]}
+    ports = {"chief": [pick_port()], "worker": [pick_port() for _ in range(topology["workers"])],
+             "ps": [pick_port() for _ in range(topology["ps"])]}
     recorder.ports.extend(p for group in ports.values() for p in group)
     cluster = {job: [f"127.0.0.1:{p}" for p in group] for job, group in ports.items()}
     os.environ["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "chief", "index": 0}})
@@ -39,6 +37,20 @@ def start_in_process_ps(topology, recorder):
     servers += [tf.distribute.Server(spec, job_name="ps", task_index=i, protocol="grpc")
                 for i in range(topology["ps"])]
     return servers
+
+
+def pick_port():
+    """portpicker's free port; an interpreter given with --migrated-python may not have portpicker: then a
+    port the kernel hands out (the parent retries once when a port is taken before its server binds it)."""
+    try:
+        import portpicker
+    except ImportError:
+        import socket
+
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    return portpicker.pick_unused_port()
 
 
 def make_strategy(topology):

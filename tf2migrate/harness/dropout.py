@@ -112,20 +112,29 @@ def _record(recorder, x, rate, noise_shape):
     recorder.dropouts.append(entry)
 
 
+_CONTROL_FLOW = ("CondBranchFuncGraph", "WhileCondFuncGraph", "WhileBodyFuncGraph")
+
+
 def _trace():
-    """The outermost function being traced (a `tf.cond` branch belongs to its step), None in eager, and
-    "scratch" in a graph Keras throws away."""
+    """The function being traced (a `tf.cond` branch belongs to its step), None in eager, and "scratch" in
+    a graph Keras throws away. Keras 3 traces its step function twice inside one outer function
+    (`multi_step_on_iterator`): each trace is its own function graph, so only the first one's count."""
     import tensorflow as tf
     from tensorflow.python.framework.func_graph import FuncGraph
 
     if tf.executing_eagerly():
         return None
     graph = tf.compat.v1.get_default_graph()
-    while isinstance(getattr(graph, "outer_graph", None), FuncGraph):
+    traced = None
+    while isinstance(graph, FuncGraph):
         if str(getattr(graph, "name", "")).endswith("_scratch_graph"):
             return "scratch"  # Keras traces a layer there only to learn its output shape
+        if traced is None and type(graph).__name__ not in _CONTROL_FLOW:
+            traced = graph
+        if not isinstance(getattr(graph, "outer_graph", None), FuncGraph):
+            break
         graph = graph.outer_graph
-    return id(graph)
+    return id(traced if traced is not None else graph), id(graph)
 
 
 def _number(value):

@@ -29,6 +29,7 @@ class Recorder:
         self.capture_kinds = set()  # "estimator", "session", "keras", "tape"
         self.notes = []
         self.api = None
+        self.versions = {}          # python, tensorflow, keras of this interpreter
         self.times = []             # wall time of each step, to merge the tasks of a TF1 cluster
         self.ports = []
         self.lock = threading.Lock()
@@ -96,6 +97,7 @@ class Recorder:
             "losses": self.losses,
             "times": self.times,
             "api": self.api,
+            "versions": self.versions,
             "variables": self.variables,
             "aligned": self.aligned,
             "capture": sorted(self.capture_kinds),

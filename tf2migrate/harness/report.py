@@ -55,6 +55,13 @@ def summary_lines(result):
         lines.append(f"aligned: {result.alignment}")
     if result.network:
         lines.append(f"network: {result.network}")
+    if result.tolerance and not result.failed_side:
+        lines.append(f"tolerance: {result.tolerance}")
+    for label, side in (("original", result.original), ("migrated", result.migrated)):
+        if side and side.versions:
+            v = side.versions
+            lines.append(f"{label}: {side.python} (Python {v.get('python')}, TF {v.get('tensorflow')}, "
+                         f"{v.get('keras')})")
     if result.retried_ports:
         lines.append("ports: a server's port was taken by another process first; the pair ran again on new ports")
     if result.compared:
@@ -76,11 +83,12 @@ def to_dict(result):
             return None
         return {"status": s.status, "losses": s.losses, "variables": s.variables, "aligned": s.aligned,
                 "api": s.api, "capture": s.capture, "seconds": round(s.seconds, 3), "error": s.error,
-                "notes": s.notes, "dropouts": s.dropouts, "pipeline": s.pipeline, "eval_results": s.eval_results}
+                "notes": s.notes, "dropouts": s.dropouts, "pipeline": s.pipeline, "eval_results": s.eval_results,
+                "python": s.python, "versions": s.versions}
 
     return {"verdict": result.verdict, "reason": result.reason, "exit_code": result.exit_code,
             "original": result.original_path, "migrated": result.migrated_path, "cluster": result.cluster,
-            "mode": result.mode, "rtol": result.rtol, "atol": result.atol,
+            "mode": result.mode, "rtol": result.rtol, "atol": result.atol, "tolerance": result.tolerance,
             "first_diverged_step": result.first_diverged_step, "alignment": result.alignment,
             "failed_side": result.failed_side or None, "rewrite_diagnostics": result.rewrite_diagnostics,
             "accepted_fixes": result.accepted_fixes, "retried_ports": result.retried_ports,

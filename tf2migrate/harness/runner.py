@@ -26,7 +26,7 @@ class Task:
 @dataclass
 class SideResult:
     label: str
-    status: str               # ok | failed | timeout
+    status: str               # ok | failed | timeout | unsupported (the interpreter cannot run it)
     losses: list
     variables: list
     aligned: list
@@ -44,11 +44,14 @@ class SideResult:
     eval_results: list = field(default_factory=list)   # one {metric: value} per evaluate call
     own_initial: str = ""     # .npz of the program's own step-0 values
     final_state: str = ""     # .npz of its non-trainable layer state after training
+    versions: dict = field(default_factory=dict)   # python, tensorflow, keras the side ran with
+    python: str = ""
 
 
 class Side:
-    def __init__(self, label, tasks, timeout, workdir, on_progress=print):
+    def __init__(self, label, tasks, timeout, workdir, on_progress=print, python=None):
         self.label, self.tasks, self.timeout, self.workdir = label, tasks, timeout, workdir
+        self.python = python  # another interpreter (e.g. a TF 2.21 venv); None: this one
         self.on_progress = on_progress
         self.result = None
         self.merge_trainers = False  # TF1 clusters: every trainer's steps count, in time order
@@ -62,10 +65,10 @@ class Side:
             spec_path = os.path.join(self.workdir, f"{self.label}.{t.name}.spec.json")
             with open(spec_path, "w") as f:
                 json.dump(t.spec, f)
-            env = child_env(self.workdir)
+            env = child_env(self.workdir, self.python)
             env.update(t.env)
             with open(t.log, "wb") as log:
-                t.proc = processes.spawn([sys.executable, "-m", "tf2migrate.harness.child", spec_path],
+                t.proc = processes.spawn([self.python or sys.executable, "-m", "tf2migrate.harness.child", spec_path],
                                          env=env, stdout=log, stderr=log)
         pids = ", ".join(f"{t.name} {t.proc.pid}" for t in self.tasks)
         self.on_progress(f"  {self.label}: running ({pids})")
@@ -83,9 +86,11 @@ class Side:
         self.stop()
         status = "timeout" if timed_out and not failed else ("failed" if failed else "ok")
         self.result = self._collect(status, failed[0] if failed else None)
+        if any(o.get("status") == "unsupported" for o in self._outputs() if o):
+            self.result.status = "unsupported"
         took = f"{self.result.seconds:.1f} s"
         what = {"ok": f"{len(self.result.losses)} steps", "timeout": f"stopped at --timeout {self.timeout:g} s",
-                "failed": "FAILED"}[status]
+                "failed": "FAILED", "unsupported": "cannot run here"}[self.result.status]
         self.on_progress(f"  {self.label}: {what} in {took}")
         if self.abort_marker and not os.path.exists(self.init_path or ""):
             # the side waiting for step-0 values must not wait for values that will never come
@@ -98,15 +103,20 @@ class Side:
             if t.proc is not None:
                 processes.end(t.proc)
 
+    def _outputs(self):
+        outs = []
+        for t in self.tasks:
+            if t.trainer:
+                try:
+                    with open(t.spec["results"]) as f:
+                        outs.append(json.load(f))
+                except (OSError, ValueError):
+                    outs.append(None)
+        return outs
+
     def _collect(self, status, failed_task):
         trainers = [t for t in self.tasks if t.trainer]
-        outs = []
-        for t in trainers:
-            try:
-                with open(t.spec["results"]) as f:
-                    outs.append(json.load(f))
-            except (OSError, ValueError):
-                outs.append(None)
+        outs = self._outputs()
         main = outs[0] or {}
         # A TF1 cluster trains on every trainer task: the steps of all of them, in the order they ran.
         merged = outs if self.merge_trainers else outs[:1]
@@ -120,6 +130,8 @@ class Side:
             label=self.label, status=status, losses=[loss for _, loss in steps],
             variables=main.get("variables", []), aligned=main.get("aligned", []),
             notes=main.get("notes", []), api=main.get("api") or "", capture=main.get("capture", []),
+            versions=main.get("versions") or next((o["versions"] for o in outs if o and o.get("versions")), {}),
+            python=self.python or sys.executable,
             seconds=time.time() - self.started, error=error, stderr_tail=tail(tail_task.log),
             ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
             pids=[t.proc.pid for t in self.tasks], dropouts=main.get("dropouts", []),
@@ -150,12 +162,27 @@ def run_sides(sides, poll_interval=0.05):
     return [s.result for s in sides]
 
 
-def child_env(workdir):
+def child_env(workdir, python=None):
     env = dict(os.environ)
     env.pop("TF_CONFIG", None)
+    if python:   # another interpreter: it finds tf2migrate (stdlib-only until TF) and nothing else of ours
+        env["PYTHONPATH"] = package_dir(workdir)
+        for name in ("VIRTUAL_ENV", "PYTHONHOME"):
+            env.pop(name, None)
     env.update(PYTHONHASHSEED="0", TF_CPP_MIN_LOG_LEVEL=env.get("TF_CPP_MIN_LOG_LEVEL", "2"),
                CUDA_VISIBLE_DEVICES="-1", PYTHONUNBUFFERED="1", TMPDIR=workdir)
     return env
+
+
+def package_dir(workdir):
+    """A folder holding only a link to this tf2migrate package: another interpreter's PYTHONPATH. The
+    package's own parent may be a site-packages whose numpy or TensorFlow must not shadow that interpreter's."""
+    folder = os.path.join(workdir, "pythonpath")
+    link = os.path.join(folder, "tf2migrate")
+    if not os.path.exists(link):
+        os.makedirs(folder, exist_ok=True)
+        os.symlink(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), link)
+    return folder
 
 
 def tail(path, lines=25):

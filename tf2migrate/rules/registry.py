@@ -14,6 +14,7 @@ from tf2migrate.rules.custom_loops.scope import OutsideScope
 from tf2migrate.rules.dist_input.plugin import DistributedInput
 from tf2migrate.rules.embedding_lookup import EmbeddingLookupStrategy
 from tf2migrate.rules.estimator.plugin import EstimatorToKeras
+from tf2migrate.rules.keras_target import KerasTarget
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
@@ -42,6 +43,7 @@ CODE_RULES = (
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
     DeviceFunction,
     Unconverted,  # reads what the Estimator converter left, so it runs after it
+    KerasTarget,  # last: switches Keras for a file the rules above changed
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import uses
+from tf2migrate.rules.estimator import canned, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.optimizers import compat_class
 from tf2migrate.rules.estimator.render import respell
@@ -93,6 +93,36 @@ class _ReturnDataset(cst.CSTTransformer):
         place = next(self.places, original.value) if self.places is not None else original.value
         self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
         return updated.with_changes(value=dataset)
+
+
+def unused_columns(stmt, prog, w, module) -> bool:
+    """Under keras3 the model reads Keras Inputs: the feature-column list goes when nothing else uses it."""
+    columns = getattr(prog.model, "columns_name", None)
+    if w.target != "keras3" or columns is None or uses.assignment(stmt)[0] != columns.value:
+        return False
+    if canned.keras3_inputs(prog.model, w.ctx) is None:
+        return False
+    return _count(module, columns.value) == 2  # assigned, then passed to the estimator
+
+
+def _count(module, name) -> int:
+    found = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Name(self, node):
+            if node.value == name:
+                found.append(node)
+
+    module.visit(_V())
+    return len(found)
 
 
 def v1_switch(stmt, ctx, notes) -> bool:

@@ -85,6 +85,48 @@ def read(call, bound, ctx, values) -> CannedPlan:
     return plan
 
 
+def keras3_inputs(plan: CannedPlan, ctx):
+    """[(key, width)] sorted by key as DenseFeatures orders its columns, or None when a column has more than
+    a literal key and 1-D shape (then no Keras 3 input is written: the file targets tf-keras)."""
+    out = []
+    for call in plan.columns:
+        args = {(a.keyword.value if a.keyword else ("key", "shape")[i] if i < 2 else "?"): a.value
+                for i, a in enumerate(call.args)}
+        if set(args) - {"key", "shape"} or not isinstance(args.get("key"), cst.SimpleString):
+            return None
+        shape = args.get("shape")
+        if shape is None:
+            width = "1"
+        elif isinstance(shape, cst.Integer):
+            width = shape.value
+        elif isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) == 1 \
+                and isinstance(shape.elements[0].value, cst.Integer):
+            width = shape.elements[0].value.value
+        else:
+            return None
+        out.append((args["key"].evaluated_value, width))
+    return sorted(out)
+
+
+def functional_lines(inputs, layers, tf, model_var, indent) -> list:
+    """Keras 3 has no DenseFeatures: numeric columns are Keras Inputs, joined in DenseFeatures' order."""
+    entries = [f'"{k}": {tf("tf.keras.Input")}(shape=({w},), name="{k}")' for k, w in inputs]
+    one = f"inputs = {{{', '.join(entries)}}}"
+    lines = [one if len(one) + len(indent) <= 100 else
+             "inputs = {\n" + "".join(f"{indent}{e},\n" for e in entries) + "}"]
+    joined = [f'inputs["{k}"]' for k, _ in inputs]
+    net = joined[0]
+    if len(joined) > 1:
+        lines.append(f"features = {tf('tf.keras.layers.Concatenate')}()([{', '.join(joined)}])")
+        net = "features"
+    for layer in layers[:-1]:
+        lines.append(f"net = {layer}({net})")
+        net = "net"
+    lines.append(f"outputs = {layers[-1]}({net})")
+    lines.append(f"{model_var} = {tf('tf.keras.Model')}(inputs, outputs)")
+    return lines
+
+
 def model_lines(plan: CannedPlan, ctx, tf, text, indent) -> tuple:
     """(layer sources, loss source, optimizer source, metrics)."""
     b = plan.bound

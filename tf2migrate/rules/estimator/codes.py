@@ -39,7 +39,8 @@ INFOS = (
     _info("TFM304", "rmsprop-slot", "RMSPropOptimizer -> RMSpropTF1, a Keras RMSprop whose mean-square slot starts at 1",
           "RMSProp converted to RMSpropTF1 (slot starts at 1.0 as in TF1)",
           "TF1's RMSProp starts its mean-square accumulator at 1.0, Keras at 0.0: plain RMSprop is 82 % off after "
-          "400 steps. The migrated file defines a four-line RMSprop subclass that starts the slot at 1.0."),
+          "400 steps. The migrated file defines a small RMSprop subclass that sets the slot to 1.0 in build(), "
+          "which Keras 2.15, tf-keras and Keras 3 all call."),
     _info("TFM305", "lr-schedule", "tf1.train.*_decay(lr, global_step, ...) -> tf.keras.optimizers.schedules.*",
           "learning-rate decay converted to a Keras schedule",
           "A Keras schedule is evaluated at optimizer.iterations, which counts steps from 0 exactly like the "
@@ -77,10 +78,12 @@ INFOS = (
     _info("TFM311", "partitioner-to-strategy", "variable_scope(partitioner=P) -> ParameterServerStrategy(variable_partitioner=P2)",
           "the partitioner moved to the strategy", "TF2 has one partitioner per ParameterServerStrategy "
           "(api-mapping section 1). Without a parameter server, partitioning changes no number and is dropped."),
-    _info("TFM312", "canned-estimator", "DNN/Linear Regressor/Classifier with numeric columns -> Keras Sequential",
+    _info("TFM312", "canned-estimator", "DNN/Linear Regressor/Classifier with numeric columns -> Keras model",
           "canned estimator converted to the equivalent Keras model",
-          "DenseFeatures(columns), one Dense per hidden unit count, a logits Dense; TF1's canned estimators sum "
-          "the loss over the batch and default to Adagrad(0.05) (DNN) or Ftrl(min(0.2, 1/sqrt(n))) (linear)."),
+          "One Keras Input per numeric column (joined with Concatenate in DenseFeatures' order: by key), one "
+          "Dense per hidden unit count, a logits Dense; under --target tf-keras a Sequential model starting with "
+          "DenseFeatures(columns) (Keras 3 has none, TFM320). TF1's canned estimators sum the loss over the batch "
+          "and default to Adagrad(0.05) (DNN) or Ftrl(min(0.2, 1/sqrt(n))) (linear)."),
     _info("TFM313", "forward-pass-shim", "model_fn forward pass that does not convert -> Keras layer with track_tf1_style_variables",
           "forward pass kept verbatim in a Keras layer (model-mapping shim)",
           "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "
@@ -118,11 +121,24 @@ INFOS = (
           "Keras adds the losses a model collects (add_loss) to the compiled loss at every step, after it: the same "
           "sum as TF1's, in the same order. The penalty is kept as written, over model.trainable_variables "
           "instead of the graph's tf.trainable_variables()."),
-    _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.save",
-          "the model is saved with model.save", "Keras writes the SavedModel itself: model.save(path) after the "
-          "last evaluation, in the folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "
+    _info("TFM318", "exporters-to-save", "EvalSpec(exporters=[FinalExporter]) / export_saved_model -> model.export",
+          "the model is saved as a SavedModel", "Keras writes the SavedModel itself: model.export(path) (model.save "
+          "under --target tf-keras; Keras 3's save writes only .keras/.h5 files) after the last evaluation, in the "
+          "folder TF1 exported to (model_dir/export/<name>, or export_dir_base), without "
           "TF1's timestamped subfolder. Its serving_default signature calls the model on its input; the "
           "serving_input_receiver_fn (TF1 placeholders) goes when nothing else uses it."),
+    _info("TFM320", "keras-target", "the Keras the output is written for: keras3 (default) or tf-keras",
+          "this file is written for tf-keras (Keras 2)",
+          "--target keras3 (the default, also `target = \"keras3\"` in [tool.tf2migrate]) writes only APIs that "
+          "Keras 3 (tf.keras on TF 2.16+) and TF 2.15's Keras 2 both have: RMSpropTF1 sets its slot in build() "
+          "(Keras 3's add_variable_from_reference takes other arguments), numeric feature columns become Keras "
+          "Inputs joined by Concatenate in a functional model (Keras 3 has no DenseFeatures), every optimizer keeps "
+          "TF1's numbers as under Keras 2. Two things have no Keras 3 form: the model-mapping shim "
+          "(track_tf1_style_variables, TFM313) and fit under ParameterServerStrategy. A file that needs one is "
+          "written for tf-keras and this finding says why. --target tf-keras writes Keras 2 code (DenseFeatures) "
+          "for every file. A tf-keras file sets TF_USE_LEGACY_KERAS=1 before TensorFlow is imported when the "
+          "tf-keras package is installed: on TF 2.16+ `pip install tf-keras` (matching the TF version), on TF 2.15 "
+          "nothing is needed.", severity=Severity.WARNING, fix="automatic"),
 )
 
 

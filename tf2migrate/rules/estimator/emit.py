@@ -31,6 +31,7 @@ class Writer:
         self.params_var = None  # the name of the params dict, when input functions take params
         self.steps_per_execution = False  # build_model takes steps_per_execution (TPUEstimator's iterations_per_loop)
         self.strategy_var = None
+        self.target = "keras3"  # target.choose: the Keras the output is written for
         self.resolver_var = "cluster_resolver"
         self.taken = render.names_in(self.module) | set(self.prog.defs)
         self.model_var = self.fresh("model")
@@ -111,7 +112,11 @@ class Writer:
                 lr = "learning_rate"
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
-        lines.append(f"{m} = {self.sequential(layer_texts)}")
+        inputs = canned.keras3_inputs(plan, self.ctx) if isinstance(plan, canned.CannedPlan) else None
+        if inputs is not None and self.target == "keras3":
+            lines += canned.functional_lines(inputs, layer_texts[1:], self.tf, m, i)
+        else:
+            lines.append(f"{m} = {self.sequential(layer_texts)}")
         if getattr(plan, "penalty", None) is not None:
             lines.append(regularization.render(plan.penalty, self))
         if getattr(plan, "schedule", None) is not None:

@@ -2,7 +2,8 @@
 
 `EvalSpec(exporters=[FinalExporter("census", serving_input_fn)])` exported a SavedModel to
 `model_dir/export/census/<timestamp>` after the last evaluation; `estimator.export_saved_model(base, fn)`
-to `base/<timestamp>`. Keras saves the model itself: `model.save(path)` writes a SavedModel whose
+to `base/<timestamp>`. Keras saves the model itself: `model.export(path)` (`model.save(path)` under
+`--target tf-keras`; Keras 3's `save` writes only .keras/.h5 files) writes a SavedModel whose
 `serving_default` signature calls the model on its input, so the `serving_input_receiver_fn` (TF1
 placeholders, which TF2 cannot run eagerly) goes when nothing else uses it. The timestamped subfolder
 is not made: the path is the folder TF1 made it in.
@@ -19,8 +20,13 @@ EXPORTERS = {"tf.estimator.FinalExporter": ("name", "serving_input_receiver_fn",
                                              "exports_to_keep")}
 EXPORT_METHOD = ("export_dir_base", "serving_input_receiver_fn", "assets_extra", "as_text", "checkpoint_path",
                  "experimental_mode")
-NOTE = ("the model is saved with model.save (a SavedModel whose serving signature is the Keras model's call); "
+NOTE = ("the model is saved with model.{method} (a SavedModel whose serving signature is the Keras model's call); "
         "the serving_input_receiver_fn is not used, and no timestamped subfolder is made")
+
+
+def _method(w) -> str:
+    """Keras 3's `save` writes only .keras/.h5 files: `export` writes the SavedModel (Keras 2.13+ has it too)."""
+    return "export" if getattr(w, "target", "keras3") == "keras3" else "save"
 
 
 def read(expr, prog, ctx) -> list:
@@ -47,15 +53,17 @@ def save_lines(exporters: list, w, model_dir) -> tuple:
     if model_dir is None:
         raise Unreadable(exporters[0][0], "exporter without a model_dir: save the model with model.save by hand")
     join = w.tf("tf.io.gfile.join")
-    lines = [f'{w.model_var}.save({join}({w.text(model_dir)}, "export", {w.text(name)}))' for _, name in exporters]
-    return lines, [(call, "TFM318", NOTE) for call, _ in exporters]
+    m = _method(w)
+    lines = [f'{w.model_var}.{m}({join}({w.text(model_dir)}, "export", {w.text(name)}))' for _, name in exporters]
+    return lines, [(call, "TFM318", NOTE.format(method=m)) for call, _ in exporters]
 
 
 def export_call(bound: dict, w, call) -> tuple:
     """(statement, notes) for `estimator.export_saved_model(base, serving_input_receiver_fn)`."""
     if set(bound) - {"export_dir_base", "serving_input_receiver_fn"}:
         raise Unreadable(call, "export_saved_model with assets_extra/checkpoint_path/mode: save the model by hand")
-    return f"{w.model_var}.save({w.text(bound['export_dir_base'])})", [(call, "TFM318", NOTE)]
+    m = _method(w)
+    return f"{w.model_var}.{m}({w.text(bound['export_dir_base'])})", [(call, "TFM318", NOTE.format(method=m))]
 
 
 def serving_functions(module, prog, ctx) -> None:

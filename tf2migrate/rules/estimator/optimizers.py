@@ -3,7 +3,9 @@
 Keras defaults differ from TF1's where it matters: Adagrad adds `epsilon=1e-7` (TF1 adds none),
 Adam and Adadelta use `epsilon=1e-7` (TF1 1e-8: 5.6 % and 50 % off after 400 steps), and RMSprop starts
 its mean-square slot at 0 where TF1 starts it at 1.0 (82 % off). So every converted optimizer states
-TF1's values, and RMSProp becomes `RMSpropTF1`, a four-line subclass that starts the slot at 1.0.
+TF1's values, and RMSProp becomes `RMSpropTF1`, a small subclass that sets the slot to 1.0 once `build` has
+made it. Keras 2.15, tf-keras and Keras 3 name the slots `_velocities` and build them in `build`, but their
+`add_variable_from_reference` signatures differ (Keras 3 passes `name=`), so the class does not override it.
 """
 from __future__ import annotations
 
@@ -42,10 +44,13 @@ DROPPED = {"use_locking", "name", "accum_name", "linear_name"}
 RMSPROP_TF1 = '''class {name}({tf}.keras.optimizers.RMSprop):
 {i}"""RMSprop whose mean-square slot starts at 1.0, as in tf.compat.v1.train.RMSPropOptimizer."""
 
-{i}def add_variable_from_reference(self, model_variable, variable_name, shape=None, initial_value=None):
-{i}{i}if variable_name == "velocity":
-{i}{i}{i}initial_value = {tf}.ones(model_variable.shape, dtype=model_variable.dtype)
-{i}{i}return super().add_variable_from_reference(model_variable, variable_name, shape, initial_value)
+{i}def build(self, var_list):
+{i}{i}fresh = not getattr(self, "_velocities", None)
+{i}{i}super().build(var_list)
+{i}{i}if fresh:
+{i}{i}{i}with {tf}.init_scope():
+{i}{i}{i}{i}for velocity in self._velocities:
+{i}{i}{i}{i}{i}velocity.assign({tf}.ones(velocity.shape, dtype=velocity.dtype))
 '''
 
 

@@ -11,6 +11,7 @@ import libcst as cst
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, switch, tpu, uses
+from tf2migrate.rules.estimator import target
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -52,8 +53,11 @@ class EstimatorToKeras(Plugin):
         if not all(ctx.report(one.call, "TFM301") for one in progs):
             return updated
         for node, code, message in notes:
-            ctx.report(node, code, message, severity=Severity.INFO)
-        return updated.with_changes(body=flat.unflatten(updated, body, marks) if flat else body)
+            ctx.report(node, code, message, severity=Severity.WARNING if code == "TFM320" else Severity.INFO)
+        body = flat.unflatten(updated, body, marks) if flat else body
+        if any(code == "TFM320" for _, code, _ in notes):
+            body = target.with_legacy_switch(body, updated)
+        return updated.with_changes(body=body)
 
     def _convert_one(self, prog, original, updated, steps_param=False, default_strategy=False):
         try:
@@ -121,6 +125,8 @@ class EstimatorToKeras(Plugin):
         w.default_strategy = default_strategy  # the local branch of an if/else whose other branch distributes
         w.per_replica_input = w.per_replica_input or default_strategy
         w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
+        w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan, model, ctx,
+                                             w.steps_per_execution)
         given = prog.bound.get("params")
         if prog.tpu is None and isinstance(given, cst.Name):
             w.params_var = given.value  # the program's own params dict serves the input functions too
@@ -130,6 +136,8 @@ class EstimatorToKeras(Plugin):
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
         notes = list(getattr(model, "notes", [])) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
+        if why_keras2:
+            notes.append((prog.call, "TFM320", why_keras2))
         new_body, carried, marks = [], None, {}  # marks: statement index -> where its output starts
         for i, stmt in enumerate(updated.body):
             marks[i] = len(new_body)
@@ -155,6 +163,8 @@ class EstimatorToKeras(Plugin):
                     new_body += self._run_statements(orig, stmt, r, w)
                 except Unreadable as problem:
                     prog.blockers.append(problem)
+            elif assemble.unused_columns(orig, prog, w, original):
+                carried = carried if carried is not None else stmt.leading_lines
             else:
                 new_body.append(assemble.render_kept(stmt, prog, ctx, notes, orig))
         marks[len(updated.body)] = len(new_body)

@@ -78,7 +78,7 @@ class Runs:
             out.append(f"{tf('tf.keras.callbacks.EarlyStopping')}(monitor={('val_' + metric)!r}, "
                        f"patience={patience}, mode={e.mode!r})".replace("'", '"'))
         for directory, basename, every in plan.checkpoints:
-            name = self.w.text(basename) if basename is not None else '"model.ckpt"'
+            name = self._weights_file(basename)
             path = f"{tf('tf.io.gfile.join')}({self.w.text(directory)}, {name})"
             out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"),
                                      [path, "save_weights_only=True", f"save_freq={self.w.text(every)}"]))
@@ -88,12 +88,25 @@ class Runs:
         model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
         if model_dir is not None:
             freq = self.prog.config.get("save_checkpoints_steps")
-            path = f"{tf('tf.io.gfile.join')}({self.w.text(model_dir)}, \"model.ckpt\")"
+            path = f"{tf('tf.io.gfile.join')}({self.w.text(model_dir)}, {self._weights_file(None)})"
             out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"), [path, "save_weights_only=True"] + (
                 [f"save_freq={self.w.text(freq)}"] if freq is not None else [])))
             self.notes.append((model_dir, "TFM315", "model_dir became a ModelCheckpoint callback; Keras does not "
                                "resume from it the way an Estimator did"))
         return out
+
+    def _weights_file(self, basename) -> str:
+        """The file ModelCheckpoint(save_weights_only=True) writes: Keras 3 takes only `*.weights.h5` (which
+        Keras 2 writes too, as HDF5); tf-keras keeps TF1's checkpoint name."""
+        if self.w.target != "keras3":
+            return self.w.text(basename) if basename is not None else '"model.ckpt"'
+        if basename is None:
+            return '"model.weights.h5"'
+        if isinstance(basename, cst.SimpleString) and "\\" not in basename.value:
+            stem = basename.evaluated_value
+            stem = stem[:-len(".ckpt")] if stem.endswith(".ckpt") else stem
+            return f'"{stem}.weights.h5"'
+        return f'{self.w.text(basename)} + ".weights.h5"'
 
     def _in_list(self, func: str, args: list) -> str:
         """A callback call as an item of the `callbacks=[...]` list of `fit` (two levels in), wrapped at 100."""

@@ -1,0 +1,90 @@
+"""The Keras a converted program is written for: `--target keras3` (default) or `--target tf-keras`.
+
+keras3: only APIs that Keras 3 (`tf.keras` on TF 2.16+) and TF 2.15's Keras 2 both have, so the program runs
+on the old and the new TensorFlow: `RMSpropTF1` sets its slots in `build` (optimizers.py), numeric feature
+columns become Keras inputs (canned.py). Two things have no Keras 3 form: the model-mapping shim
+(`track_tf1_style_variables`) and `fit` under ParameterServerStrategy (Keras 3 does not support it). A
+program that needs one is written for tf-keras instead, and TFM320 says so.
+
+tf-keras: Keras 2, as on TF 2.15. TF 2.16+ keeps it in the `tf-keras` package, used as `tf.keras` when
+TF_USE_LEGACY_KERAS is set before TensorFlow is imported: the output sets it first thing when the package
+is installed (on TF 2.15 without it, `tf.keras` is Keras 2 already and setting it would break `tf.keras`).
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+KERAS3, TF_KERAS = "keras3", "tf-keras"
+LEGACY_SWITCH = '''import importlib.util
+import os
+
+if importlib.util.find_spec("tf_keras"):  # TF 2.16+: tf.keras is Keras 2 from tf-keras (--target tf-keras)
+{i}os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+'''
+
+
+def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False):
+    """Why this program needs Keras 2, or None when Keras 3 can run it."""
+    from tf2migrate.rules.estimator import canned
+
+    if isinstance(model, canned.CannedPlan) and canned.keras3_inputs(model, ctx) is None:
+        return "a feature column other than numeric_column(key, shape=[n]) has no Keras 3 input form here"
+    steps = getattr(getattr(model, "chain", None), "layers", ())
+    if any(getattr(getattr(step, "layer", None), "kind", "") == "DenseFeatures" for step in steps):
+        return "tf.feature_column.input_layer becomes DenseFeatures, which Keras 3 does not have"
+    if steps_per_execution:
+        return ("iterations_per_loop becomes steps_per_execution, and Keras 3's evaluate(steps=N) then runs whole "
+                "executions of that many batches, not N (measured: TPUEstimator's evaluation differs on Keras 3)")
+    if shim_plan is not None:
+        return "the model-mapping shim (track_tf1_style_variables) has no Keras 3 form"
+    if kind == "parameter-server":
+        return "Keras 3 cannot train with fit under ParameterServerStrategy"
+    return None
+
+
+ASKED = ("written for tf-keras as asked (--target tf-keras): on TF 2.16+ install the tf-keras package; the "
+         "file sets TF_USE_LEGACY_KERAS when it is installed")
+
+
+def choose(wanted, kind, shim_plan, model=None, ctx=None, steps_per_execution=False):
+    """(target, TFM320 message or None). Under tf-keras the switch comes from `rules/keras_target.py`."""
+    why = keras2_only(kind, shim_plan, model, ctx, steps_per_execution)
+    if wanted == TF_KERAS:
+        return TF_KERAS, None
+    if why:
+        return TF_KERAS, (f"{why}: this file is written for tf-keras, not Keras 3 (on TF 2.16+ install the "
+                          f"tf-keras package; the file sets TF_USE_LEGACY_KERAS when it is installed)")
+    return KERAS3, None
+
+
+def with_legacy_switch(body: list, module: cst.Module) -> list:
+    """`body` with the TF_USE_LEGACY_KERAS switch before its first import (after a docstring and
+    `from __future__` imports), so that it runs before TensorFlow is imported."""
+    at = next((k for k, stmt in enumerate(body) if not (k == 0 and _is_docstring(stmt)) and not _is_future(stmt)),
+              len(body))
+    code = LEGACY_SWITCH.format(i=module.default_indent)
+    switch = list(cst.parse_module(code, config=module.config_for_parsing).body)
+    if at < len(body):
+        switch[0] = switch[0].with_changes(leading_lines=body[at].leading_lines)
+        body = body[:at] + switch + [body[at].with_changes(leading_lines=[cst.EmptyLine()])] + body[at + 1:]
+    else:
+        body = body + switch
+    return body
+
+
+def _small(stmt):
+    return stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and stmt.body else None
+
+
+def _is_future(stmt):
+    s = _small(stmt)
+    return isinstance(s, cst.ImportFrom) and isinstance(s.module, cst.Name) and s.module.value == "__future__"
+
+
+def is_docstring_or_future(stmt):
+    return _is_docstring(stmt) or _is_future(stmt)
+
+
+def _is_docstring(stmt):
+    s = _small(stmt)
+    return isinstance(s, cst.Expr) and isinstance(s.value, (cst.SimpleString, cst.ConcatenatedString))

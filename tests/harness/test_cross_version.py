@@ -105,7 +105,10 @@ def test_tolerance_choice():
 
 
 def test_a_program_that_selects_legacy_keras_gets_it(monkeypatch):
-    monkeypatch.delenv("TF_USE_LEGACY_KERAS", raising=False)
+    # setenv first so that monkeypatch restores the variable's absence afterwards: `honour_legacy_switch` sets it
+    # in this process, and every later child (TF 2.15 has no tf_keras) would inherit it
+    monkeypatch.setenv("TF_USE_LEGACY_KERAS", "0")
+    monkeypatch.delenv("TF_USE_LEGACY_KERAS")
     assert not versions.honour_legacy_switch("import tensorflow as tf\n")
     assert "TF_USE_LEGACY_KERAS" not in __import__("os").environ
     assert versions.honour_legacy_switch('import os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"\n')

@@ -139,6 +139,14 @@ INFOS = (
           "for every file. A tf-keras file sets TF_USE_LEGACY_KERAS=1 before TensorFlow is imported when the "
           "tf-keras package is installed: on TF 2.16+ `pip install tf-keras` (matching the TF version), on TF 2.15 "
           "nothing is needed.", severity=Severity.WARNING, fix="automatic"),
+    _info("TFM321", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
+          "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
+          "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "
+          "and train it in another (task.py). The two convert together: the model_fn becomes `build_model(params)` "
+          "in model.py and task.py calls `model.build_model(...)` in the strategy's scope. That needs both files in "
+          "one run (`tf2migrate rewrite trainer/`); a run given only one of them cannot convert either without "
+          "leaving the other broken, so it changes neither and says so at the helper's call (or its `return`).",
+          fix="report only", severity=Severity.WARNING),
 )
 
 

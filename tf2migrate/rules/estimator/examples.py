@@ -82,4 +82,8 @@ PAIRS = {
         'import tensorflow.compat.v1 as tf1\n\n\ndef model_fn(features, labels, mode):\n    logits = tf1.layers.dense(features, 1)\n    loss = tf1.losses.mean_squared_error(labels, logits) + 1e-4 * tf1.add_n(\n        [tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n    optimizer = tf1.train.GradientDescentOptimizer(0.1)\n    train_op = optimizer.minimize(loss, global_step=tf1.train.get_global_step())\n    return tf1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)\n\n\nestimator = tf1.estimator.Estimator(model_fn=model_fn)\nestimator.train(input_fn=train_input_fn, steps=100)\n',
         'import tensorflow as tf\n\n\ndef build_model():\n    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n    model.add_loss(lambda: 1e-4 * tf.add_n(\n        [tf.nn.l2_loss(v) for v in model.trainable_variables]))\n    optimizer = tf.keras.optimizers.SGD(0.1)\n    model.compile(optimizer=optimizer, loss="mse")\n    return model\n\n\nmodel = build_model()\nmodel.fit(train_input_fn(), steps_per_epoch=100)\n',
     ),
+    'TFM321': (
+        'import tensorflow.compat.v1 as tf1\n\nfrom trainer import model\n\nconfig = tf1.estimator.RunConfig(model_dir="/tmp/job")\nestimator = model.build_estimator(config, {"learning_rate": 0.1})\ntrain_spec = tf1.estimator.TrainSpec(input_fn=train_input_fn, max_steps=100)\neval_spec = tf1.estimator.EvalSpec(input_fn=eval_input_fn, steps=10)\ntf1.estimator.train_and_evaluate(estimator, train_spec, eval_spec)\n',
+        '',
+    ),
 }

@@ -11,7 +11,7 @@ import libcst as cst
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, switch, tpu, uses
-from tf2migrate.rules.estimator import target
+from tf2migrate.rules.estimator import helper_module, other_module, target
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -34,9 +34,12 @@ class EstimatorToKeras(Plugin):
         if sw is not None:
             progs = [analyze.find(v[0], ctx) for v in sw.views]
             prog = progs[0] if None not in progs else None
-        if prog is None:
+        if prog is None:  # a helper another module trains (helper_module.py), or one it could not read
+            done = helper_module.convert(self, original, updated)
+            if done is not None or other_module.report_foreign(ctx):
+                return done or updated
             sw, prog = None, analyze.elsewhere(original, ctx)
-        if prog is None or not ctx.allowed(prog.call, "TFM301"):
+        if prog is None or not ctx.allowed(other_module.call_of(prog), "TFM301"):
             return updated
         saved = ctx.emit.snapshot()
         if sw is not None:
@@ -44,15 +47,17 @@ class EstimatorToKeras(Plugin):
         else:
             progs = [prog]
             body, notes, marks = self._convert_one(prog, *view)
-        blockers = [p for one in progs for p in one.blockers]
+        blockers = [other_module.placed(p, one, ctx) for one in progs for p in one.blockers]
         if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed
             for problem in assemble.one_per_line(blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated
-        if not all(ctx.report(one.call, "TFM301") for one in progs):
+        if not all(ctx.report(other_module.call_of(one), "TFM301") for one in progs):
             return updated
         for node, code, message in notes:
+            if other_module.external(prog) is not None and not other_module.own(ctx, node):
+                continue  # about the model_fn: reported in its own module
             ctx.report(node, code, message, severity=Severity.WARNING if code == "TFM320" else Severity.INFO)
         body = flat.unflatten(updated, body, marks) if flat else body
         if any(code == "TFM320" for _, code, _ in notes):
@@ -119,6 +124,8 @@ class EstimatorToKeras(Plugin):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
         named = default_strategy if isinstance(default_strategy, str) else None
+        other_module.adapt(w)  # a helper of another module: `model.build_model(...)`
+        self.writer = w  # read by helper_module.py, which converts that helper's module alike
         w.strategy_var = prog.strategy_var or named or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
@@ -171,7 +178,8 @@ class EstimatorToKeras(Plugin):
         if prog.blockers:
             return None, [], {}
         notes += r.notes
-        if prog.model_fn_index is None:  # a canned estimator: the builder goes just before the model is made
+        if prog.model_fn_index is None and other_module.external(prog) is None:
+            # a canned estimator: the builder goes just before the model is made
             head = w.parse(w.build_function())
             two = [cst.EmptyLine(), cst.EmptyLine()]
             head[0] = head[0].with_changes(leading_lines=two)

@@ -61,6 +61,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(defs[fn_name]))
     w = emit.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
+    other_module.public(w)  # the name the program calls (other_module.build_name)
     if not ctx.report(here.call, "TFM301", f"the model_fn became `{w.build_name}`, which {nb.path} now calls "
                       "(its Estimator program is converted with this module)"):
         return updated

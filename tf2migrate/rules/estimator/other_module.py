@@ -100,6 +100,11 @@ def read_model(prog, ctx) -> None:
     b, site = prog.builder, prog.builder_site
     where = f"{b.owner.path}"
     fn = prog.bound.get("model_fn")
+    if not b.prefix:
+        prog.blockers.append(Unreadable(site, f"`{b.fn.name.value}` is imported from {where} by name: import its "
+                                        "module (`from package import module`) and call `module."
+                                        f"{b.fn.name.value}(...)`, or convert by hand"))
+        return
     if prog.tpu is not None or not is_estimator(b.call, b.owner.ctx) or \
             b.owner.ctx.resolve(b.call.func)[1] != "tf.estimator.Estimator":
         prog.blockers.append(Unreadable(site, f"the helper in {where} builds a canned or TPU Estimator: only "
@@ -176,7 +181,15 @@ def build_name(prog, owner: Neighbour, kind: str) -> str:
     """The converted model_fn's name in the helper's module: what `helper_module.py` writes there."""
     from tf2migrate.rules.estimator import emit
 
-    return emit.Writer(dataclasses.replace(prog, defs=owner.defs), owner.ctx, owner.module, kind).build_name
+    return public(emit.Writer(dataclasses.replace(prog, defs=owner.defs), owner.ctx, owner.module, kind))
+
+
+def public(w) -> str:
+    """Another module calls the builder: `build_model`, even for a private `_model_fn`."""
+    if w.build_name.startswith("_"):
+        w.taken.discard(w.build_name)
+        w.build_name = w.fresh("build_model")
+    return w.build_name
 
 
 def adapt(w) -> None:

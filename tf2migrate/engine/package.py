@@ -120,9 +120,10 @@ def scan(files: dict) -> dict:
     deps = {name: set() for name in modules}
     for name, m in modules.items():
         for other in m.imports:
-            if other != name and other in modules and modules[other].helpers:
-                deps[name].add(other)  # the driver reads the helper's module...
-                deps[other].add(name)  # ...and the helper's module reads its drivers
+            if other != name and other in modules:
+                deps[name].add(other)  # a program reads the modules it imports that build Estimators...
+                if modules[other].helpers:
+                    deps[other].add(name)  # ...and a helper's module reads the modules that import it
     views = {}
     for name, needed in deps.items():
         if needed:

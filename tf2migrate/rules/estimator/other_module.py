@@ -105,6 +105,10 @@ def read_model(prog, ctx) -> None:
                                         "module (`from package import module`) and call `module."
                                         f"{b.fn.name.value}(...)`, or convert by hand"))
         return
+    if not b.owner.ctx.allowed(b.call, "TFM301"):
+        prog.blockers.append(Unreadable(site, f"the helper in {where} is not converted there (a skip comment or "
+                                        "--ignore): this program stays as it is with it"))
+        return
     if prog.tpu is not None or not is_estimator(b.call, b.owner.ctx) or \
             b.owner.ctx.resolve(b.call.func)[1] != "tf.estimator.Estimator":
         prog.blockers.append(Unreadable(site, f"the helper in {where} builds a canned or TPU Estimator: only "
@@ -233,17 +237,20 @@ def report_foreign(ctx) -> bool:
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
                 and call.func.attr in ("train", "evaluate", "predict", "export_saved_model"):
             trained.add(call.func.value.id)
-    local = {name: module for name, (module, _) in imported_modules(ctx.tree, getattr(ctx.package, "name", "")
-                                                                        or "_").items()
-             if module.split(".")[0] not in ("tensorflow", "tensorflow_estimator", "numpy", "")}
+    given = {n for n, _, _ in ctx.package.modules} if ctx.package is not None else set()
+    local = {name: module in given or f"{module}.{attr}" in given  # local name -> its module was given
+             for name, (module, attr) in imported_modules(ctx.tree, getattr(ctx.package, "name", "") or "_").items()
+             if module.split(".")[0] not in ("tensorflow", "tensorflow_estimator")}
     reported = False
     for node in nodes(ctx.tree, ast.Assign):
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in trained \
                 and isinstance(node.value, ast.Call) and ast_dotted(node.value.func).split(".")[0] in local:
             helper = ast_dotted(node.value.func)
-            more = (" (it was given, but its helper is not a function whose body is `return Estimator(...)`: "
-                    "convert by hand)") if ctx.package is not None else ""
-            reported |= ctx.report(node.value, "TFM321", f"`{node.targets[0].id}` is the Estimator `{helper}(...)` "
-                                   "returns, built in another module: pass the whole package to `tf2migrate rewrite` "
-                                   f"so that both modules convert together{more}", fixable=False)
+            what = f"`{node.targets[0].id}` is the Estimator `{helper}(...)` returns, built in another module"
+            if local[helper.split(".")[0]]:  # given, but its helper is not readable
+                why = (f"{what}, whose helper is not a top-level function whose body is `return Estimator(...)`: "
+                       "write it so (then both modules convert together) or convert both by hand")
+            else:
+                why = f"{what}: pass the whole package to `tf2migrate rewrite` so that both modules convert together"
+            reported |= ctx.report(node.value, "TFM321", why, fixable=False)
     return reported

@@ -95,7 +95,7 @@ def _package_views(candidates) -> tuple:
         if cand.symlink or module_name(cand.path) is None:
             continue
         data, failure = read(cand.path)
-        if failure is None:
+        if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
             read_once[cand.path] = data
             try:
                 texts[cand.path] = decode(data).text

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import builders, canned, exporters, other_module, render, tpu, uses
+from tf2migrate.rules.estimator import builders, canned, exporters, other_model_fn, other_module, render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -236,7 +236,7 @@ def _strategy(module, prog, ctx) -> None:
 
 def _model(module, prog, ctx) -> None:
     if other_module.external(prog) is not None:
-        other_module.read_model(prog, ctx)
+        other_model_fn.read_model(prog, ctx)
         return
     if callee(prog.call, ctx) in canned.CANNED:
         prog.model = canned.read(prog.call, prog.bound, ctx, prog.values)

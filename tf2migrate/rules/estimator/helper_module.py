@@ -32,9 +32,10 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     drivers = [found for found in map(lambda n: _driver(ctx, n[0]), ctx.package.modules if ctx.package else ())
                if found is not None]
     if not drivers:
-        more = "" if ctx.package is None else " (no module given with it calls it)"
+        users = ", ".join(path for _, path, _ in ctx.package.modules) if ctx.package is not None else ""
         for name, b in helpers.items():
-            ctx.report(b.call, "TFM321", ALONE.format(name=name) + more, fixable=False)
+            ctx.report(b.call, "TFM321", f"`{name}` returns an Estimator that {users} may train, but no program there "
+                       "converts with it (see the findings there)" if users else ALONE.format(name=name), fixable=False)
         return updated
     nb, prog = drivers[0]
     name = prog.builder.fn.name.value
@@ -61,7 +62,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(defs[fn_name]))
     w = emit.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
-    other_module.public(w)  # the name the program calls (other_module.build_name)
+    other_module.public(w)  # the names the program calls (other_module.owner_writer)
     if not ctx.report(here.call, "TFM301", f"the model_fn became `{w.build_name}`, which {nb.path} now calls "
                       "(its Estimator program is converted with this module)"):
         return updated
@@ -96,7 +97,8 @@ def _driver(ctx, name: str):
 
 def _body(original, updated, model_at: int, helper, w, plan) -> list:
     """The module with the model_fn's builder where the model_fn stood and without the helper."""
-    built = "\n\n".join(p.rstrip("\n") + "\n" for p in (assemble.optimizers_compat(plan, w), w.build_function()) if p)
+    parts = (assemble.optimizers_compat(plan, w), w.build_function(), w.predictions_function())
+    built = "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
     out, carried = [], None
     for k, stmt in enumerate(updated.body):
         if original.body[k] is helper:

@@ -5,7 +5,8 @@ engine's package pre-pass (`engine/package.py`) gives each file the text of the 
 module reads that neighbour with its own imports and places. In the program, the helper call is read as the
 `Estimator(...)` it returns, as `builders.py` does within one module, and becomes `model.build_model(params)`:
 the same name and signature the neighbour's rewrite gives the converted model_fn (`helper_module.py`).
-Without the neighbour, TFM321 says where the Estimator comes from and to pass the whole package.
+What the program may take from the neighbour's model_fn is `other_model_fn.py`'s; without the neighbour,
+TFM321 says where the Estimator comes from and to pass the whole package (`other_module_report.py`).
 """
 from __future__ import annotations
 
@@ -16,13 +17,9 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.engine.ast_index import nodes
-from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.engine.package import PackageView, imported_modules
 from tf2migrate.rules.estimator import builders
 from tf2migrate.rules.estimator.args import Unreadable
-
-_LITERALS = (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
 
 
 @dataclass
@@ -92,108 +89,21 @@ def external(prog) -> Optional[External]:
     return prog.builder if isinstance(prog.builder, External) else None
 
 
-def read_model(prog, ctx) -> None:
-    """The model_fn the helper names, read in its own module; what this file cannot write blocks at the call."""
-    from tf2migrate.rules.estimator.analyze import is_estimator
-    from tf2migrate.rules.estimator.model_fn import read_model_fn
-
-    b, site = prog.builder, prog.builder_site
-    where = f"{b.owner.path}"
-    fn = prog.bound.get("model_fn")
-    if not b.prefix:
-        prog.blockers.append(Unreadable(site, f"`{b.fn.name.value}` is imported from {where} by name: import its "
-                                        "module (`from package import module`) and call `module."
-                                        f"{b.fn.name.value}(...)`, or convert by hand"))
-        return
-    if not b.owner.ctx.allowed(b.call, "TFM301"):
-        prog.blockers.append(Unreadable(site, f"the helper in {where} is not converted there (a skip comment or "
-                                        "--ignore): this program stays as it is with it"))
-        return
-    if prog.tpu is not None or not is_estimator(b.call, b.owner.ctx) or \
-            b.owner.ctx.resolve(b.call.func)[1] != "tf.estimator.Estimator":
-        prog.blockers.append(Unreadable(site, f"the helper in {where} builds a canned or TPU Estimator: only "
-                                        "`Estimator(model_fn=...)` converts across modules; convert by hand"))
-        return
-    if not isinstance(fn, cst.Name) or not isinstance(b.owner.defs.get(fn.value), cst.FunctionDef):
-        prog.blockers.append(Unreadable(site, f"the model_fn of the helper in {where} is not a function defined "
-                                        "at the top level of that module: convert by hand"))
-        return
-    for key, value in prog.bound.items():
-        if key != "model_fn" and _foreign(value, b) and not isinstance(value, _LITERALS):
-            prog.blockers.append(Unreadable(site, f"the helper in {where} computes Estimator({key}=...) itself: "
-                                            "pass it as a parameter or convert by hand"))
-            return
-    if _reads(b.owner.module, fn.value) != 1 or _reads(b.owner.module, b.fn.name.value):
-        prog.blockers.append(Unreadable(site, f"`{fn.value}` or `{b.fn.name.value}` is used elsewhere in {where}: "
-                                        "both go with the conversion; convert by hand"))
-        return
-    plan = read_model_fn(b.owner.defs[fn.value], b.owner.ctx, b.owner.defs)
-    if plan.blockers or plan.forward_blockers:
-        why = f"the model_fn `{fn.value}` in {where} does not convert (see the findings there)"
-    elif plan.training_hooks is not None or plan.metric_fns or plan.chain.partitioners \
-            or (plan.predictions is not None and not (isinstance(plan.predictions, cst.Name)
-                                                     and plan.predictions.value == plan.chain.output)):
-        why = (f"the model_fn `{fn.value}` in {where} has training hooks, a PREDICT dict, a metric_fn or a "
-               "partitioner: these convert only when the model_fn is in the program's module")
-    else:
-        why = None
-    if why:
-        prog.blockers.append(Unreadable(site, why + "; convert by hand or move the model_fn next to the program"))
-    prog.model = plan
-
-
-def _reads(module, name: str) -> int:
-    """How many times `name` is read in `module` (not a def's own name, a keyword or an attribute)."""
-    count = 0
-
-    class _V(cst.CSTVisitor):
-        def visit_Name(self, node):
-            nonlocal count
-            count += node.value == name
-
-        def visit_Attribute(self, node):
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node):
-            node.value.visit(self)
-            return False
-
-        def visit_FunctionDef(self, node):
-            for part in (node.params, node.body, *node.decorators):
-                part.visit(self)
-            return False
-
-    module.visit(_V())
-    return count
-
-
-def _foreign(value, builder) -> bool:
-    """Is `value` a node of the helper's module (not an argument this file passed)?"""
-    found = []
-
-    class _V(cst.CSTVisitor):
-        def on_visit(self, node):
-            found.append(node is value)
-            return not found[-1]
-
-    builder.call.visit(_V())
-    return any(found)
-
-
-def build_name(prog, owner: Neighbour, kind: str) -> str:
-    """The converted model_fn's name in the helper's module: what `helper_module.py` writes there."""
+def owner_writer(prog, owner: Neighbour, kind: str):
+    """The writer of the helper's module: the builder's and the predictions function's names and texts there,
+    as `helper_module.py` writes them."""
     from tf2migrate.rules.estimator import emit
 
     return public(emit.Writer(dataclasses.replace(prog, defs=owner.defs), owner.ctx, owner.module, kind))
 
 
-def public(w) -> str:
-    """Another module calls the builder: `build_model`, even for a private `_model_fn`."""
-    if w.build_name.startswith("_"):
-        w.taken.discard(w.build_name)
-        w.build_name = w.fresh("build_model")
-    return w.build_name
+def public(w):
+    """Another module calls them: `build_model` and `predictions_of`, even for a private `_model_fn`."""
+    for attr, base in (("build_name", "build_model"), ("pred_name", "predictions_of")):
+        if getattr(w, attr).startswith("_"):
+            w.taken.discard(getattr(w, attr))
+            setattr(w, attr, w.fresh(base))
+    return w
 
 
 def adapt(w) -> None:
@@ -201,8 +111,10 @@ def adapt(w) -> None:
     b = external(w.prog)
     if b is None:
         return
-    name = build_name(w.prog, b.owner, w.kind)
-    w.build_name = f"{b.prefix}.{name}" if b.prefix else name
+    there = owner_writer(w.prog, b.owner, w.kind)
+    dot = f"{b.prefix}." if b.prefix else ""
+    w.build_name, w.pred_name = dot + there.build_name, dot + there.pred_name
+    w.predictions_function = there.predictions_function  # written there; here only asked whether there is one
     if b.prefix.split(".")[0] == "model" and w.model_var != "model":
         w.taken.discard(w.model_var)
         w.model_var = w.fresh("keras_model")  # `model` is the module: not `model_2`
@@ -223,34 +135,3 @@ def placed(problem, prog, ctx):
 def own(ctx, node) -> bool:
     """Is `node` in this file (a note or blocker about the neighbour's nodes is reported there)?"""
     return isinstance(node, ast.AST) or ctx.positions.place(node) is not None
-
-
-def report_foreign(ctx) -> bool:
-    """TFM321 where an Estimator this file trains comes from another module the run could not read."""
-    if ctx.tree is None:
-        return False
-    trained = set()
-    for call in nodes(ctx.tree, ast.Call):
-        canonical = ctx.imports.ast_canonical(call.func)
-        if canonical == "tf.estimator.train_and_evaluate" and call.args and isinstance(call.args[0], ast.Name):
-            trained.add(call.args[0].id)
-        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-                and call.func.attr in ("train", "evaluate", "predict", "export_saved_model"):
-            trained.add(call.func.value.id)
-    given = {n for n, _, _ in ctx.package.modules} if ctx.package is not None else set()
-    local = {name: module in given or f"{module}.{attr}" in given  # local name -> its module was given
-             for name, (module, attr) in imported_modules(ctx.tree, getattr(ctx.package, "name", "") or "_").items()
-             if module.split(".")[0] not in ("tensorflow", "tensorflow_estimator")}
-    reported = False
-    for node in nodes(ctx.tree, ast.Assign):
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in trained \
-                and isinstance(node.value, ast.Call) and ast_dotted(node.value.func).split(".")[0] in local:
-            helper = ast_dotted(node.value.func)
-            what = f"`{node.targets[0].id}` is the Estimator `{helper}(...)` returns, built in another module"
-            if local[helper.split(".")[0]]:  # given, but its helper is not readable
-                why = (f"{what}, whose helper is not a top-level function whose body is `return Estimator(...)`: "
-                       "write it so (then both modules convert together) or convert both by hand")
-            else:
-                why = f"{what}: pass the whole package to `tf2migrate rewrite` so that both modules convert together"
-            reported |= ctx.report(node.value, "TFM321", why, fixable=False)
-    return reported

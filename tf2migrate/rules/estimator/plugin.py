@@ -11,7 +11,7 @@ import libcst as cst
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, switch, tpu, uses
-from tf2migrate.rules.estimator import helper_module, other_module, target
+from tf2migrate.rules.estimator import helper_module, other_module, other_module_report, target
 from tf2migrate.rules.estimator.args import Unreadable
 
 
@@ -36,7 +36,7 @@ class EstimatorToKeras(Plugin):
             prog = progs[0] if None not in progs else None
         if prog is None:  # a helper another module trains (helper_module.py), or one it could not read
             done = helper_module.convert(self, original, updated)
-            if done is not None or other_module.report_foreign(ctx):
+            if done is not None or other_module_report.report_foreign(ctx):
                 return done or updated
             sw, prog = None, analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(other_module.call_of(prog), "TFM301"):

@@ -1,0 +1,98 @@
+"""The model_fn of another module, as the program that trains it reads it (see other_module.py).
+
+The model_fn is read in its own module (its imports, its names) by both rewrites, so they agree on what
+converts; a program only refuses what the helper's module could not write or what only the program's module
+could (training hooks, TPU metric_fns, partitioners), and reports it at the helper's call in its own file.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable
+
+_LITERALS = (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
+
+
+def read_model(prog, ctx) -> None:
+    """The model_fn the helper names, read in its own module; what this file cannot write blocks at the call."""
+    from tf2migrate.rules.estimator.analyze import is_estimator
+    from tf2migrate.rules.estimator.model_fn import read_model_fn
+
+    b, site = prog.builder, prog.builder_site
+    where = f"{b.owner.path}"
+    fn = prog.bound.get("model_fn")
+    if not b.prefix:
+        prog.blockers.append(Unreadable(site, f"`{b.fn.name.value}` is imported from {where} by name: import its "
+                                        "module (`from package import module`) and call `module."
+                                        f"{b.fn.name.value}(...)`, or convert by hand"))
+        return
+    if not b.owner.ctx.allowed(b.call, "TFM301"):
+        prog.blockers.append(Unreadable(site, f"the helper in {where} is not converted there (a skip comment or "
+                                        "--ignore): this program stays as it is with it"))
+        return
+    if prog.tpu is not None or not is_estimator(b.call, b.owner.ctx) or \
+            b.owner.ctx.resolve(b.call.func)[1] != "tf.estimator.Estimator":
+        prog.blockers.append(Unreadable(site, f"the helper in {where} builds a canned or TPU Estimator: only "
+                                        "`Estimator(model_fn=...)` converts across modules; convert by hand"))
+        return
+    if not isinstance(fn, cst.Name) or not isinstance(b.owner.defs.get(fn.value), cst.FunctionDef):
+        prog.blockers.append(Unreadable(site, f"the model_fn of the helper in {where} is not a function defined "
+                                        "at the top level of that module: convert by hand"))
+        return
+    for key, value in prog.bound.items():
+        if key != "model_fn" and _foreign(value, b) and not isinstance(value, _LITERALS):
+            prog.blockers.append(Unreadable(site, f"the helper in {where} computes Estimator({key}=...) itself: "
+                                            "pass it as a parameter or convert by hand"))
+            return
+    if _reads(b.owner.module, fn.value) != 1 or _reads(b.owner.module, b.fn.name.value):
+        prog.blockers.append(Unreadable(site, f"`{fn.value}` or `{b.fn.name.value}` is used elsewhere in {where}: "
+                                        "both go with the conversion; convert by hand"))
+        return
+    plan = read_model_fn(b.owner.defs[fn.value], b.owner.ctx, b.owner.defs)
+    if plan.blockers or plan.forward_blockers:
+        prog.blockers.append(Unreadable(site, f"the model_fn `{fn.value}` in {where} does not convert (see the "
+                                        "findings there): this program stays as it is with it"))
+    elif plan.training_hooks is not None or plan.metric_fns or plan.chain.partitioners:
+        prog.blockers.append(Unreadable(site, f"the model_fn `{fn.value}` in {where} has training hooks, a TPU "
+                                        "metric_fn or a partitioner: these convert only when the model_fn is in the "
+                                        "program's module; move it there or convert by hand"))
+    prog.model = plan
+
+
+def _reads(module, name: str) -> int:
+    """How many times `name` is read in `module` (not a def's own name, a keyword or an attribute)."""
+    count = 0
+
+    class _V(cst.CSTVisitor):
+        def visit_Name(self, node):
+            nonlocal count
+            count += node.value == name
+
+        def visit_Attribute(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node):
+            node.value.visit(self)
+            return False
+
+        def visit_FunctionDef(self, node):
+            for part in (node.params, node.body, *node.decorators):
+                part.visit(self)
+            return False
+
+    module.visit(_V())
+    return count
+
+
+def _foreign(value, builder) -> bool:
+    """Is `value` a node of the helper's module (not an argument this file passed)?"""
+    found = []
+
+    class _V(cst.CSTVisitor):
+        def on_visit(self, node):
+            found.append(node is value)
+            return not found[-1]
+
+    builder.call.visit(_V())
+    return any(found)

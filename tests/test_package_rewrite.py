@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tf2migrate.engine.api import Selection, rewrite_package
+from tf2migrate.engine.package import PackageView, module_name, scan
 from tests.conftest import ROOT
 from tests.test_cli import invoke
 
@@ -90,3 +91,30 @@ def test_the_process_pool_gives_the_same_package_rewrite(trainer):
     pooled = invoke("rewrite", "--diff", "--no-cache", "-j", "2", str(trainer.parent))
     assert serial.output == pooled.output
     assert "+def build_model(params):" in pooled.output and "model.build_model(" in pooled.output
+
+
+def test_the_pre_pass_links_a_program_to_the_helpers_module_and_back(tmp_path):
+    pkg = tmp_path / "trainer"
+    (pkg / "sub").mkdir(parents=True)
+    files = {
+        pkg / "__init__.py": "",
+        pkg / "sub" / "__init__.py": "",
+        pkg / "model.py": "import tensorflow as tf\n\ndef build(c):\n    return tf.estimator.Estimator(fn, config=c)\n",
+        pkg / "task.py": "import tensorflow as tf\nfrom . import model\nest = model.build(tf.estimator.RunConfig())\n",
+        pkg / "sub" / "deep.py": "import tensorflow as tf\nfrom ..model import build\n# an estimator\n",
+        pkg / "other.py": "import tensorflow as tf\nx = tf.estimator.RunConfig()\n",
+        tmp_path / "loose.py": "import trainer.model\n# estimator\n",
+    }
+    for path, text in files.items():
+        path.write_text(text)
+    views = scan({str(p): t for p, t in files.items()})
+    assert module_name(str(pkg / "sub" / "deep.py")) == "trainer.sub.deep"
+    assert module_name(str(tmp_path / "loose.py")) is None
+    linked = {Path(path).relative_to(tmp_path).as_posix(): [n for n, _, _ in v.modules] for path, v in views.items()}
+    assert linked == {
+        "trainer/model.py": ["trainer.sub.deep", "trainer.task"],  # the modules that import its helper
+        "trainer/task.py": ["trainer.model"],
+        "trainer/sub/deep.py": ["trainer.model"],
+    }
+    assert views[str(pkg / "task.py")].fingerprint() != PackageView("trainer.task", (
+        ("trainer.model", str(pkg / "model.py"), files[pkg / "model.py"] + "\n"),)).fingerprint()

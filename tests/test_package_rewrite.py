@@ -113,8 +113,8 @@ def test_the_pre_pass_links_a_program_to_the_helpers_module_and_back(tmp_path):
     linked = {Path(path).relative_to(tmp_path).as_posix(): [n for n, _, _ in v.modules] for path, v in views.items()}
     assert linked == {
         "trainer/model.py": ["trainer.sub.deep", "trainer.task"],  # the modules that import its helper
-        "trainer/task.py": ["trainer.model"],
-        "trainer/sub/deep.py": ["trainer.model"],
+        "trainer/task.py": ["trainer.model", "trainer.sub.deep"],  # and the helper's other users
+        "trainer/sub/deep.py": ["trainer.model", "trainer.task"],
     }
     assert views[str(pkg / "task.py")].fingerprint() != PackageView("trainer.task", (
         ("trainer.model", str(pkg / "model.py"), files[pkg / "model.py"] + "\n"),)).fingerprint()

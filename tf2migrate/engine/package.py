@@ -124,6 +124,11 @@ def scan(files: dict) -> dict:
                 deps[name].add(other)  # a program reads the modules it imports that build Estimators...
                 if modules[other].helpers:
                     deps[other].add(name)  # ...and a helper's module reads the modules that import it
+    for name, m in modules.items():  # the programs of one helper see each other: one alone may convert it
+        if m.helpers:
+            users = {other for other in deps[name] if name in deps[other]}
+            for user in users:
+                deps[user] |= users - {user}
     views = {}
     for name, needed in deps.items():
         if needed:

@@ -6,8 +6,11 @@ could (training hooks, TPU metric_fns, partitioners), and reports it at the help
 """
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
+from tf2migrate.engine.package import imported_modules
 from tf2migrate.rules.estimator.args import Unreadable
 
 _LITERALS = (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
@@ -29,6 +32,11 @@ def read_model(prog, ctx) -> None:
     if not b.owner.ctx.allowed(b.call, "TFM301"):
         prog.blockers.append(Unreadable(site, f"the helper in {where} is not converted there (a skip comment or "
                                         "--ignore): this program stays as it is with it"))
+        return
+    others = [path for name, path, text in ctx.package.modules if name != b.owner.name and _imports(text, name, b.owner)]
+    if others:
+        prog.blockers.append(Unreadable(site, f"the helper in {where} is also used by {', '.join(others)}: the "
+                                        "conversion handles one program per helper; convert by hand"))
         return
     if prog.tpu is not None or not is_estimator(b.call, b.owner.ctx) or \
             b.owner.ctx.resolve(b.call.func)[1] != "tf.estimator.Estimator":
@@ -96,3 +104,12 @@ def _foreign(value, builder) -> bool:
 
     builder.call.visit(_V())
     return any(found)
+
+
+def _imports(text: str, name: str, owner) -> bool:
+    """Does the module `name` (of this text) import the helper's module?"""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(owner.name in (module, f"{module}.{attr}") for module, attr in imported_modules(tree, name).values())

@@ -129,6 +129,8 @@ def scan(files: dict) -> dict:
             users = {other for other in deps[name] if name in deps[other]}
             for user in users:
                 deps[user] |= users - {user}
+            for user in users:  # and the helper's module sees what its programs see: it replays their rewrite
+                deps[name] |= deps[user] - {name}
     views = {}
     for name, needed in deps.items():
         if needed:

@@ -14,6 +14,7 @@ import dataclasses
 import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.engine.package import PackageView
 from tf2migrate.rules.estimator import assemble, builders, codes, emit, other_module, scope, target
 from tf2migrate.rules.estimator.model_fn import read_model_fn
 
@@ -51,7 +52,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     fn_name = prog.bound["model_fn"].value
     plan = read_model_fn(defs[fn_name], ctx, defs)
     driver = type(plugin)(nb.ctx)
-    converted = driver.leave_module(nb.module, nb.module) is not nb.module
+    converted = driver.leave_module(nb.module, nb.module) is not nb.module and _converts(ctx, nb)
     w_d = getattr(driver, "writer", None)
     if not converted or w_d is None:
         for problem in assemble.one_per_line(plan.blockers or plan.forward_blockers, ctx):
@@ -93,6 +94,18 @@ def _driver(ctx, name: str):
     if b is None or b.owner.name != ctx.package.name or not isinstance(prog.bound.get("model_fn"), cst.Name):
         return None
     return nb, prog
+
+
+def _converts(ctx, nb) -> bool:
+    """Does the program's module convert in its own run? Its whole rewrite replayed, every rule, with what that
+    run reads of the package (this module among it), so that the two never disagree."""
+    from tf2migrate.engine.apply import rewrite_text
+
+    _, text = ctx.package.text_of(nb.name)
+    others = ((ctx.package.name, ctx.path, ctx.text), *ctx.package.modules)
+    view = PackageView(nb.name, tuple(sorted(m for m in others if m[0] != nb.name)))
+    result = rewrite_text(text, nb.path, ctx.selection, package=view)
+    return result.code != text and any(d.code == "TFM301" for d in result.diagnostics)
 
 
 def _body(original, updated, model_at: int, helper, w, plan) -> list:

@@ -120,6 +120,15 @@ def adapt(w) -> None:
         w.model_var = w.fresh("keras_model")  # `model` is the module: not `model_2`
 
 
+def not_in_a_switch(progs) -> None:
+    """An if/else that chooses the Estimator or the strategy is converted per branch: not with a helper of another
+    module, whose module is written once for one program (helper_module.py)."""
+    for prog in progs:
+        if prog is not None and external(prog) is not None:
+            prog.blockers.append(Unreadable(prog.builder_site, "an Estimator of another module's helper in a program "
+                                            "that chooses its Estimator or strategy with if/else: convert by hand"))
+
+
 def call_of(prog):
     """Where the program's Estimator is made in this file: the helper's call, or the Estimator call."""
     return prog.builder_site if external(prog) is not None else prog.call

@@ -34,6 +34,7 @@ class EstimatorToKeras(Plugin):
         if sw is not None:
             progs = [analyze.find(v[0], ctx) for v in sw.views]
             prog = progs[0] if None not in progs else None
+            other_module.not_in_a_switch(progs)
         if prog is None:  # a helper another module trains (helper_module.py), or one it could not read
             done = helper_module.convert(self, original, updated)
             if done is not None or other_module_report.report_foreign(ctx):

@@ -11,8 +11,9 @@ import pytest
 
 from tf2migrate.engine.api import Selection, rewrite_text
 from tests.conftest import ROOT
+from tests.program_pairs import expected, is_pair, rewrite_again, rewrite_pair
 
-PAIRS = sorted(p for p in (ROOT / "fixtures" / "programs").glob("est_*") if (p / "original.py").exists())
+PAIRS = sorted(p for p in (ROOT / "fixtures" / "programs").glob("est_*") if is_pair(p))
 SEED = (ROOT / "fixtures" / "programs" / "est_seed_local" / "original.py").read_text(encoding="utf-8")
 
 
@@ -28,14 +29,13 @@ def _selection(folder) -> Selection:
 
 @pytest.mark.parametrize("folder", PAIRS, ids=lambda p: p.name)
 def test_program_pair_is_the_rewrite(folder):
-    source = (folder / "original.py").read_text(encoding="utf-8")
-    expected = (folder / "migrated.py").read_text(encoding="utf-8")
-    result = rewrite_text(source, str(folder / "original.py"), _selection(folder))
-    assert result.code == expected
-    compile(result.code, str(folder / "migrated.py"), "exec")
-    assert "TFM301" in {d.code for d in result.diagnostics}
-    again = rewrite_text(result.code, "again.py", _selection(folder)).code
-    assert again == result.code, "second rewrite is not a no-op"
+    """A script pair, or a package pair (every file of `migrated/` against the rewritten `original/` tree)."""
+    tree, codes = rewrite_pair(folder, _selection(folder))
+    assert tree == expected(folder, tree)
+    for name, code in tree.items():
+        compile(code, str(folder / name), "exec")
+    assert "TFM301" in codes
+    assert rewrite_again(folder, tree, _selection(folder)) == tree, "second rewrite is not a no-op"
 
 
 BLOCKED = '''import tensorflow.compat.v1 as tf1

@@ -133,6 +133,10 @@ def _check(stmt, ctx) -> None:
                     and canonical != "tf.get_variable" and canonical != "tf.cond":
                 found.append((node, canonical))
 
+        def visit_Arg(self, node):
+            if node.keyword is not None and node.keyword.value == "partitioner":
+                found.append((node, "partitioner"))
+
         def visit_Return(self, node):
             found.append((node, None))
 
@@ -143,6 +147,10 @@ def _check(stmt, ctx) -> None:
     for node, canonical in found:
         if canonical is None:
             raise Unreadable(node, "a `return` inside a block of the model_fn: convert by hand")
+        if canonical == "partitioner":
+            raise Unreadable(node, "`partitioner=` in a model_fn converted to a Keras Model subclass: TF2's "
+                             "get_variable takes no partitioner; drop it (without a parameter server it changes no "
+                             "number) or convert by hand")
         why = forward_pass.WHY.get(canonical, "graph collections and placeholders do not exist in TF2")
         if canonical.startswith("tf.contrib."):
             why = "`tf.contrib` is gone in TF2: replace it (see the TF2 migration guide) before converting"

@@ -529,3 +529,12 @@ est.train(input_fn, steps=1)
     result = rewrite_text(source, "x.py")
     assert result.code == source
     assert any("write the choice as an if/else" in d.message for d in result.diagnostics)
+
+
+def test_the_general_path_reports_a_learning_rate_computed_in_the_model_fn():
+    source = HEAD + MODEL_FN.replace("mean_squared_error(labels, logits)", "mean_squared_error(labels * 2, logits)").replace(
+        "    train_op", "    lr = tf1.train.exponential_decay(0.1, tf1.train.get_global_step(), 10, 0.9)\n    train_op").replace(
+        "AdamOptimizer()", "AdamOptimizer(lr)") + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "lr.py")
+    assert result.code == source
+    assert any("learning rate computed in the model_fn" in d.message for d in result.diagnostics if d.code == "TFM302")

@@ -75,6 +75,10 @@ def plan(model, ctx) -> GeneralPlan:
         raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")
     kept_t = env.kept(train)
     optimizer = env.optimizer(spec_t["train_op"], spec_t["loss"])
+    lr = optimizer.learning_rate
+    if isinstance(lr, cst.BaseExpression) and names_in(lr) & (set(general_read.bound_in(body)) | {"features", "labels"}):
+        raise Unreadable(lr, "a learning rate computed in the model_fn (a decay on the global step?) in a model_fn "
+                         "converted to a Keras Model subclass: convert by hand")
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
     in_forward = {id(s) for s in forward}
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)

@@ -11,8 +11,9 @@ import pytest
 
 from tf2migrate.engine.api import Selection, rewrite_text
 from tests.conftest import ROOT
+from tests.program_pairs import expected, is_pair, rewrite_again, rewrite_pair
 
-PAIRS = sorted(p for p in (ROOT / "fixtures" / "programs").glob("est_*") if (p / "original.py").exists())
+PAIRS = sorted(p for p in (ROOT / "fixtures" / "programs").glob("est_*") if is_pair(p))
 SEED = (ROOT / "fixtures" / "programs" / "est_seed_local" / "original.py").read_text(encoding="utf-8")
 
 
@@ -28,14 +29,13 @@ def _selection(folder) -> Selection:
 
 @pytest.mark.parametrize("folder", PAIRS, ids=lambda p: p.name)
 def test_program_pair_is_the_rewrite(folder):
-    source = (folder / "original.py").read_text(encoding="utf-8")
-    expected = (folder / "migrated.py").read_text(encoding="utf-8")
-    result = rewrite_text(source, str(folder / "original.py"), _selection(folder))
-    assert result.code == expected
-    compile(result.code, str(folder / "migrated.py"), "exec")
-    assert "TFM301" in {d.code for d in result.diagnostics}
-    again = rewrite_text(result.code, "again.py", _selection(folder)).code
-    assert again == result.code, "second rewrite is not a no-op"
+    """A script pair, or a package pair (every file of `migrated/` against the rewritten `original/` tree)."""
+    tree, codes = rewrite_pair(folder, _selection(folder))
+    assert tree == expected(folder, tree)
+    for name, code in tree.items():
+        compile(code, str(folder / name), "exec")
+    assert "TFM301" in codes
+    assert rewrite_again(folder, tree, _selection(folder)) == tree, "second rewrite is not a no-op"
 
 
 BLOCKED = '''import tensorflow.compat.v1 as tf1
@@ -275,12 +275,12 @@ est.train(input_fn, steps=1)  # a single step: a smoke test
     assert rewrite_text(result.code, "comments.py").code == result.code
 
 
-def test_a_loss_on_something_other_than_the_labels_blocks():
+def test_a_loss_on_something_other_than_the_labels_is_kept_in_a_model_subclass():
     source = HEAD + MODEL_FN.replace("mean_squared_error(labels, logits)", "mean_squared_error(labels * 2, logits)") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
     result = rewrite_text(source, "labels.py")
-    assert result.code == source
-    assert [(d.line, d.code) for d in result.diagnostics if d.code == "TFM302"] == [(6, "TFM302")]
+    assert "            loss = tf1.losses.mean_squared_error(labels * 2, logits)\n" in result.code  # in train_step
+    assert [d.code for d in result.diagnostics if d.code in ("TFM302", "TFM321")] == ["TFM321"]
 
 
 def test_nested_layers_are_sequential_and_a_layer_loop_becomes_a_comprehension():
@@ -484,14 +484,18 @@ def test_the_shim_takes_params_and_the_training_flag_but_no_other_use_of_mode():
 @pytest.mark.parametrize("penalty,converted", [
     ("    loss = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
     ("    loss += 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
-    ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),  # reads a tensor
-    ("    total = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", False),  # unused
+    # a penalty reading a tensor, or one the loss does not get: the loss as written, in a Model subclass (TFM321)
+    ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),
+    ("    total = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", False),
 ])
 def test_weight_decay_added_to_the_loss(penalty, converted):
     source = HEAD + MODEL_FN.replace("    train_op", penalty + "    train_op") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
     result = rewrite_text(source, "decay.py")
-    assert (result.code != source) == converted
+    assert result.code != source
+    assert ("TFM321" in {d.code for d in result.diagnostics}) == (not converted)
+    if not converted:
+        assert "tf1.trainable_variables()" not in result.code and "self.trainable_variables" in result.code
     if converted:
         assert "    model.add_loss(lambda: 0.1 * tf.add_n([tf.nn.l2_loss(v) for v in model.trainable_variables]))\n" \
             in result.code
@@ -525,3 +529,12 @@ est.train(input_fn, steps=1)
     result = rewrite_text(source, "x.py")
     assert result.code == source
     assert any("write the choice as an if/else" in d.message for d in result.diagnostics)
+
+
+def test_the_general_path_reports_a_learning_rate_computed_in_the_model_fn():
+    source = HEAD + MODEL_FN.replace("mean_squared_error(labels, logits)", "mean_squared_error(labels * 2, logits)").replace(
+        "    train_op", "    lr = tf1.train.exponential_decay(0.1, tf1.train.get_global_step(), 10, 0.9)\n    train_op").replace(
+        "AdamOptimizer()", "AdamOptimizer(lr)") + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "lr.py")
+    assert result.code == source
+    assert any("learning rate computed in the model_fn" in d.message for d in result.diagnostics if d.code == "TFM302")

@@ -1,16 +1,16 @@
 """Every program pair outside the Estimator family (`est_*`, see test_estimator_rewrite.py) whose
 `migrated.py` is the codemod's reviewed output: the rewrite of `original.py` equals it, compiles, and
-a second rewrite changes nothing. A pair written by hand says so, and why, in `hand_written.txt`."""
+a second rewrite changes nothing (a package pair: every file of `migrated/` against the rewrite of the
+`original/` tree, tests/program_pairs.py). A pair written by hand says so, and why, in `hand_written.txt`."""
 from __future__ import annotations
 
 import pytest
 
-from tf2migrate.engine.api import rewrite_text
 from tests.conftest import ROOT
+from tests.program_pairs import expected, is_pair, rewrite_again, rewrite_pair
 from tests.test_estimator_rewrite import _selection
 
-FOLDERS = sorted(p for p in (ROOT / "fixtures" / "programs").iterdir()
-                 if (p / "original.py").exists() and not p.name.startswith("est_"))
+FOLDERS = sorted(p for p in (ROOT / "fixtures" / "programs").iterdir() if is_pair(p) and not p.name.startswith("est_"))
 
 
 def _case(folder):
@@ -26,8 +26,27 @@ def test_the_custom_loop_pairs_are_rewrites():
 
 @pytest.mark.parametrize("folder", [_case(f) for f in FOLDERS])
 def test_migrated_is_the_rewrite(folder):
-    source = (folder / "original.py").read_text(encoding="utf-8")
-    result = rewrite_text(source, str(folder / "original.py"), _selection(folder))   # rewrite.toml: e.g. the target
-    assert result.code == (folder / "migrated.py").read_text(encoding="utf-8")
-    compile(result.code, "migrated.py", "exec")
-    assert rewrite_text(result.code, "migrated.py", _selection(folder)).code == result.code
+    tree, _ = rewrite_pair(folder, _selection(folder))   # rewrite.toml: e.g. the target
+    assert tree == expected(folder, tree)
+    for name, code in tree.items():
+        compile(code, name, "exec")
+    assert rewrite_again(folder, tree, _selection(folder)) == tree
+
+
+def test_a_package_pair_is_compared_file_by_file(tmp_path):
+    """The package layout (original/ and migrated/ trees): every file's rewrite is compared, so a migrated tree
+    that misses one file's rewrite does not pass."""
+    from tests.conftest import TF1_SAMPLE
+    from tf2migrate.engine.api import Selection
+
+    (tmp_path / "original" / "trainer").mkdir(parents=True)
+    (tmp_path / "original" / "trainer" / "__init__.py").write_text("")
+    (tmp_path / "original" / "trainer" / "task.py").write_text(TF1_SAMPLE)
+    tree, codes = rewrite_pair(tmp_path, Selection())
+    assert set(tree) == {"trainer/__init__.py", "trainer/task.py"} and "strategy.run(" in tree["trainer/task.py"]
+    for rel, code in tree.items():
+        (tmp_path / "migrated" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "migrated" / rel).write_text(code)
+    assert expected(tmp_path, tree) == tree and rewrite_again(tmp_path, tree, Selection()) == tree
+    (tmp_path / "migrated" / "trainer" / "task.py").write_text(TF1_SAMPLE)
+    assert expected(tmp_path, tree) != tree

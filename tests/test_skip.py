@@ -16,7 +16,8 @@ from tf2migrate.engine.imports import ImportMap
 from tf2migrate.rules.wake_words import triggers
 from tests.conftest import ROOT
 
-SOURCES = sorted([*(ROOT / "fixtures").glob("*/*.before.py"), *(ROOT / "fixtures" / "programs").glob("*/*.py")])
+# every file of a program pair: scripts, and the files of package pairs (original/trainer/task.py, ...)
+SOURCES = sorted([*(ROOT / "fixtures").glob("*/*.before.py"), *(ROOT / "fixtures" / "programs").glob("*/**/*.py")])
 
 
 def _answer(text, path):
@@ -24,7 +25,13 @@ def _answer(text, path):
     return result.code, [(d.line, d.col, d.code, d.message, d.fixed) for d in result.diagnostics]
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def _id(path):
+    """`seed_estimator/original.py`; in a package pair `custom_loop_package/original/pkg/task.py`."""
+    programs = ROOT / "fixtures" / "programs"
+    return str(path.relative_to(programs)) if programs in path.parents else f"{path.parent.name}/{path.name}"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=_id)
 def test_stepping_over_changes_no_answer(path, monkeypatch):
     text = path.read_text(encoding="utf-8")
     stepped = _answer(text, str(path))

@@ -1,5 +1,9 @@
 """Every `fixtures/programs/<name>/` pair, verified under each cluster its `verify.toml` lists: on TF 2.15
 (this interpreter) and again with the migrated program on TF 2.21 (`TF2MIGRATE_TF221_PYTHON`, set by .ci/run).
+
+A pair is two scripts (`original.py`, `migrated.py`) or two package roots (`original/`, `migrated/`) whose
+entries name the `module` to run (`python -m trainer.task`) and its `args` (per side: `original_args`,
+`migrated_args`).
 """
 import glob
 import os
@@ -32,8 +36,9 @@ def _cases():
             if "cluster" not in entry:
                 yield _skip(folder, f"verify entry {i + 1} names no cluster", f"entry{i + 1}")
                 continue
-            variant = f"-{entry['migrated'][:-3]}" if "migrated" in entry else ""
+            variant = f"-{entry['migrated'].removesuffix('.py')}" if "migrated" in entry else ""
             variant += "".join(f"-accept-{code}" for code in entry.get("accept_fix", []))
+            variant += "-per-side-args" if "original_args" in entry or "migrated_args" in entry else ""
             yield pytest.param(folder, config, entry, id=f"{name}{variant}-{entry['cluster']}")
 
 
@@ -63,11 +68,20 @@ def test_fixture_pair_across_versions(folder, config, entry, verify):
     assert result.original.versions["tensorflow"].startswith("2.15"), result.original.versions
 
 
+def _sides(folder, entry):
+    """(ORIGINAL, MIGRATED, how to run them): two scripts, or two package roots and a module with arguments."""
+    run = {k: entry[k] for k in ("module", "args", "original_args", "migrated_args") if k in entry}
+    package = os.path.isdir(os.path.join(folder, "original"))
+    assert package == ("module" in run), f"{folder}: original/ goes with `module = ...`, original.py without it"
+    names = ("original", "migrated") if package else ("original.py", "migrated.py")
+    return os.path.join(folder, names[0]), os.path.join(folder, entry.get("migrated", names[1])), run
+
+
 def _check(folder, config, entry, verify, **cross):
     options = {k: entry[k] for k in ("cluster", "mode", "steps", "repeats", "rtol", "atol") if k in entry}
-    result = verify(os.path.join(folder, "original.py"), os.path.join(folder, entry.get("migrated", "migrated.py")),
-                    init_values=config.get("initial_values"), accept_fixes=entry.get("accept_fix", ()), timeout=300,
-                    **options, **cross)
+    original, migrated, run = _sides(folder, entry)
+    result = verify(original, migrated, init_values=config.get("initial_values"),
+                    accept_fixes=entry.get("accept_fix", ()), timeout=300, **run, **options, **cross)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)
     assert result.accepted_fixes == entry.get("accept_fix", [])    # each accepted fix really changed the original

@@ -1,4 +1,7 @@
-"""`tf2migrate verify ORIGINAL.py [MIGRATED.py]`: train both programs and prove they train the same.
+"""`tf2migrate verify ORIGINAL.py [MIGRATED.py] [-- ARGS...]`: train both programs and prove they train the same.
+
+`-m trainer.task` runs both sides as `python -m trainer.task ARGS...` from their package roots (ORIGINAL and
+MIGRATED are then directories); everything after `--` is passed to both programs.
 
 Importing this module imports neither TensorFlow nor the harness: `rewrite` and `check` stay fast, and
 only this command's body pulls the harness in.
@@ -16,9 +19,37 @@ EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the
               "--allow-network); 3 a program failed or timed out.")
 
 
-@click.command("verify", epilog=EXIT_CODES)
-@click.argument("original", type=click.Path(exists=True, dir_okay=False))
-@click.argument("migrated", required=False, type=click.Path(exists=True, dir_okay=False))
+class _ProgramArgsCommand(click.Command):
+    """Everything after the first `--` belongs to the programs: kept aside before click parses the rest, so
+    that `verify ORIG -- --steps 3` cannot take `--steps` for MIGRATED."""
+
+    def parse_args(self, ctx, args):
+        if "--" in args:
+            i = args.index("--")
+            ctx.meta["program_args"] = tuple(args[i + 1:])
+            args = args[:i]
+        return super().parse_args(ctx, args)
+
+    def collect_usage_pieces(self, ctx):
+        return super().collect_usage_pieces(ctx) + ["[-- PROGRAM_ARGS...]"]
+
+
+@click.command("verify", cls=_ProgramArgsCommand, epilog=EXIT_CODES)
+@click.argument("original", type=click.Path(exists=True))
+@click.argument("migrated", required=False, type=click.Path(exists=True))
+@click.option("-m", "--module", default=None, metavar="MODULE",
+              help="Run both sides as `python -m MODULE` (e.g. trainer.task); ORIGINAL and MIGRATED are then the "
+                   "package roots (without MIGRATED: a rewritten copy of ORIGINAL).")
+@click.option("--original-arg", "original_args", multiple=True, metavar="ARG",
+              help="An argument of the original program only (repeatable); replaces the arguments after `--`.")
+@click.option("--migrated-arg", "migrated_args", multiple=True, metavar="ARG",
+              help="An argument of the migrated program only (repeatable); replaces the arguments after `--`.")
+@click.option("--cwd", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Working directory of both programs (default: the current one).")
+@click.option("--env", "env", multiple=True, metavar="KEY=VALUE",
+              help="Set an environment variable for both programs, every process of a cluster (repeatable).")
+@click.option("--original-env", multiple=True, metavar="KEY=VALUE", help="Same, for the original only.")
+@click.option("--migrated-env", multiple=True, metavar="KEY=VALUE", help="Same, for the migrated program only.")
 @click.option("--steps", type=click.IntRange(min=1), default=None,
               help="Stop both programs cleanly after N training steps.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
@@ -55,19 +86,25 @@ EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), default=None, help="Write a JUnit XML report.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
               help="Write both loss curves and their relative difference to a PNG (needs matplotlib).")
-def verify(original, migrated, steps, timeout, cluster, original_api, original_python, migrated_python, tolerance,
-           rtol, atol, mode, repeats, seed, init_path, accept_fixes, allow_network, json_path, junit_path, plot_path):
+def verify(original, migrated, module, original_args, migrated_args, cwd, env, original_env, migrated_env, steps,
+           timeout, cluster, original_api, original_python, migrated_python, tolerance, rtol, atol, mode, repeats,
+           seed, init_path, accept_fixes, allow_network, json_path, junit_path, plot_path):
     """Train ORIGINAL and MIGRATED on a local cluster and compare their losses step by step.
 
-    Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file.
+    Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file (with -m, the
+    package into a temporary copy). Arguments after `--` are passed to both programs.
     """
     from tf2migrate.harness import api, report
+
+    args = click.get_current_context().meta.get("program_args", ())
 
     def progress(line):
         click.echo(line, err=True)
 
     try:
-        result = api.verify(original, migrated, steps=steps, timeout=timeout, cluster=cluster,
+        result = api.verify(original, migrated, module=module, args=args, original_args=original_args or None,
+                            migrated_args=migrated_args or None, cwd=cwd, env=env, original_env=original_env,
+                            migrated_env=migrated_env, steps=steps, timeout=timeout, cluster=cluster,
                             original_api=original_api, rtol=rtol, atol=atol, mode=mode, repeats=repeats,
                             seed=seed, init_values=init_path, accept_fixes=accept_fixes,
                             allow_network=allow_network, progress=progress, original_python=original_python,

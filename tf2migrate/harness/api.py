@@ -9,7 +9,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
-from tf2migrate.harness import checks, codemod_sides, compare, netns, tolerance as tol_lib
+from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
 from tf2migrate.harness import topology as topo_lib
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
@@ -51,6 +51,11 @@ class VerifyResult:
     retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
     network: str = ""             # how the cluster was kept off the network (netns.py)
     tolerance: str = ""           # which rtol/atol were used, and why (cross-version runs are wider)
+    module: str = None            # `-m MODULE`: both sides are package roots running this module
+    original_args: list = field(default_factory=list)   # each side's sys.argv[1:]
+    migrated_args: list = field(default_factory=list)
+    cwd: str = None               # the programs' working directory (None: verify's own)
+    env_keys: dict = field(default_factory=dict)   # side -> names of the variables set with --env (not values)
     details: dict = field(default_factory=dict)
     compared: list = field(default_factory=list)   # what the verdict rests on, one line per kind of check
 
@@ -69,11 +74,18 @@ class VerifyResult:
         return sorted({p for s in [self.migrated] + self.original_runs if s for p in s.ports})
 
 
-def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local", original_api="auto",
-           rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None, accept_fixes=(),
-           allow_network=False, progress=print, keep_workdir=False, original_python=None, migrated_python=None,
-           tolerance="auto"):
+def verify(original, migrated=None, *, module=None, args=(), original_args=None, migrated_args=None, cwd=None,
+           env=None, original_env=None, migrated_env=None, steps=None, timeout=600.0, cluster="local",
+           original_api="auto", rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None,
+           accept_fixes=(), allow_network=False, progress=print, keep_workdir=False, original_python=None,
+           migrated_python=None, tolerance="auto"):
     """Train both programs and compare them step by step; see `tf2migrate verify --help`.
+
+    How the programs are run (`sides.py`): `module` ("trainer.task"): ORIGINAL and MIGRATED are package
+    roots and each side runs `python -m module` from its root (without MIGRATED, a copy of the package
+    rewritten by the codemod). `args`: both programs' command-line arguments; `original_args` /
+    `migrated_args` replace them for one side. `env` (dict, or "KEY=VALUE" strings): set for every process of
+    both sides, `original_env` / `migrated_env` on top for one side. `cwd`: the processes' working directory.
 
     `original_python` / `migrated_python`: run that side under another interpreter (e.g. the original in a
     TF 2.15 venv, the migrated program in a TF 2.21 one). `tolerance`: auto (wider defaults when the two
@@ -96,33 +108,33 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         raise VerifyUsageError(f"--tolerance must be one of {', '.join(tol_lib.CHOICES)}, not {tolerance!r}")
     pythons = {"original": _interpreter(original_python, "--original-python"),
                "migrated": _interpreter(migrated_python, "--migrated-python")}
+    if cwd is not None and not os.path.isdir(cwd):
+        raise VerifyUsageError(f"--cwd {cwd}: no such directory")
+    cwd = os.path.abspath(cwd) if cwd is not None else None
     workdir = tempfile.mkdtemp(prefix="tf2migrate-verify-")
     namespace = None
     try:
-        diagnostics, accepted, reference = [], [], original
         try:
-            src_o = _read(original)
-            if migrated is None:
-                migrated, src_m, diagnostics = codemod_sides.rewrite_all(original, src_o)
-                progress(f"codemod: rewrote {original} into {migrated}")
-            else:
-                src_m = _read(migrated)
-            if accept_fixes:
-                reference, src_o, accepted = codemod_sides.with_fixes(original, src_o, list(accept_fixes), workdir)
-                progress(f"reference: {original} with the fixes of {', '.join(accepted) or 'no rule (none applies)'}")
-            facts_o, facts_m = topo_lib.source_facts(src_o), topo_lib.source_facts(src_m)
+            sides = sides_lib.resolve(original, migrated, module=module, args=args, original_args=original_args,
+                                      migrated_args=migrated_args, env=env, original_env=original_env,
+                                      migrated_env=migrated_env, accept_fixes=accept_fixes, workdir=workdir,
+                                      progress=progress)
             topology = topo_lib.parse(cluster)
         except (OSError, SyntaxError, ValueError) as e:   # codemod_sides.FixError is a ValueError
             raise VerifyUsageError(str(e)) from e
+        migrated, reference, mig = sides.migrated, sides.reference, sides.migrated_program
+        facts_o, facts_m = sides.facts_o, sides.facts_m
         if topology == "auto":
             topology = topo_lib.auto_topology(facts_o, facts_m)
         if mode == "auto":
             mode = "exact" if topology.deterministic else "statistical"
         result = VerifyResult("", "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
-                              rtol, atol, rewrite_diagnostics=diagnostics, accepted_fixes=accepted,
-                              reference_path=os.path.abspath(reference) if accept_fixes else "",
-                              tolerance=tolerance)
-        progress(f"verify {original} against {migrated} on {topology} ({mode})")
+                              rtol, atol, rewrite_diagnostics=sides.diagnostics, accepted_fixes=sides.accepted,
+                              reference_path=os.path.abspath(reference.path) if accept_fixes else "",
+                              tolerance=tolerance, module=module, original_args=list(reference.args),
+                              migrated_args=list(mig.args), cwd=cwd,
+                              env_keys={"original": sorted(reference.env), "migrated": sorted(mig.env)})
+        progress(f"verify {_shown(original, reference)} against {_shown(migrated, mig)} on {topology} ({mode})")
         override = None
         if init_values is not None:
             override = os.path.join(workdir, "override.npz")
@@ -133,18 +145,17 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
         namespace, result.network = _isolate(topology, facts_o, facts_m, allow_network)
         if namespace:
             progress(f"network: {result.network}")
-        home = os.path.dirname(os.path.abspath(original))   # the reference copy imports the original's siblings
         for attempt in (1, 2):
             # ports are picked free, but another process may take one before a server binds it: run again once
             run_dir = os.path.join(workdir, f"run{attempt}")
             os.makedirs(run_dir)
             init, abort = os.path.join(run_dir, "init.npz"), os.path.join(run_dir, "original.failed")
             common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress,
-                          netns=namespace.pid if namespace else None)
-            side_o = build_side("original", reference, "original", topology, facts_o, api=original_api, home=home,
+                          netns=namespace.pid if namespace else None, cwd=cwd)
+            side_o = build_side("original", reference, "original", topology, facts_o, api=original_api,
                                 init_out=init, init_override=override, abort_marker=abort,
                                 python=pythons["original"], **common)
-            side_m = build_side("migrated", migrated, "migrated", topology, facts_m, api="v2", init_in=init,
+            side_m = build_side("migrated", mig, "migrated", topology, facts_m, api="v2", init_in=init,
                                 abort_path=abort, python=pythons["migrated"], **common)
             result.original, result.migrated = run_sides([side_o, side_m])
             if attempt == 2 or not any(_port_taken(s) for s in (result.original, result.migrated)):
@@ -154,7 +165,7 @@ def verify(original, migrated=None, *, steps=None, timeout=600.0, cluster="local
             result.retried_ports = True
         result.original_runs = [result.original]
         if mode == "statistical" and repeats > 1 and _ran(result):
-            more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api, home=home,
+            more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api,
                                init_override=override, python=pythons["original"], **dict(common, seed=seed + r))
                     for r in range(1, repeats)]
             result.original_runs += run_sides(more)
@@ -258,6 +269,7 @@ def _interpreter(path, option):
     return None if found == os.path.abspath(sys.executable) else found
 
 
-def _read(path):
-    with open(path) as f:
-        return f.read()
+def _shown(path, program):
+    """How the progress line names a side: its path, and `-m MODULE ARGS` when there are any."""
+    extra = ([f"-m {program.module}"] if program.module else []) + list(program.args)
+    return f"{path} ({' '.join(extra)})" if extra else str(path)

@@ -54,9 +54,9 @@ def main(spec_path):
         try:
             if strategy is not None:
                 with strategy.scope():
-                    runpy.run_path(spec["script"], run_name="__main__")
+                    _run_program(spec)
             else:
-                runpy.run_path(spec["script"], run_name="__main__")
+                _run_program(spec)
         except StepCapReached:
             recorder.notes.append(f"stopped after {len(recorder.losses)} steps (--steps)")
         except SystemExit as e:
@@ -70,12 +70,44 @@ def main(spec_path):
     return 0
 
 
+def _run_program(spec):
+    """As `python SCRIPT ARGS...` or `python -m MODULE ARGS...` would (run_module sets sys.argv[0] to the
+    module's file, as `-m` does)."""
+    if spec.get("module"):
+        runpy.run_module(spec["module"], run_name="__main__", alter_sys=True)
+    else:
+        runpy.run_path(spec["script"], run_name="__main__")
+
+
+def _sources(spec):
+    """The text of every file of the program: the script, or each `.py` file of the package."""
+    texts = []
+    for path in spec.get("sources") or [spec["script"]]:
+        try:
+            with open(path, encoding="utf-8") as f:
+                texts.append(f.read())
+        except (OSError, UnicodeDecodeError):
+            continue
+    return texts
+
+
+def _needs_legacy(legacy, texts):
+    for text in texts:
+        try:
+            if legacy.needs_legacy(text):
+                return True
+        except SyntaxError:
+            if len(texts) == 1:
+                raise
+    return False
+
+
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
                                     legacy, versions)
 
-    with open(spec["script"]) as f:
-        source = f.read()
+    texts = _sources(spec)
+    source = "\n".join(texts)
     if versions.honour_legacy_switch(source):
         recorder.notes.append("TF_USE_LEGACY_KERAS=1, as the program sets it")
     tf = versions.import_tensorflow()
@@ -87,7 +119,7 @@ def _prepare(spec, recorder):
                          "keras": f"{keras.root} {keras.version}"}
     api = spec.get("api", "v2")
     if api == "auto":
-        api = "v1" if legacy.needs_legacy(source) else "v2"
+        api = "v1" if _needs_legacy(legacy, texts) else "v2"
     recorder.api = api
     determinism.apply(spec.get("seed", 0), recorder, share_masks=spec.get("share_masks", True))
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")

@@ -35,6 +35,18 @@ def rewrite_all(original, text):
 def with_fixes(original, text, codes, workdir):
     """(path of ORIGINAL with only `codes` applied, its text, the codes that changed something). The copy
     lives in the run's workdir; the child puts ORIGINAL's folder on `sys.path`, so sibling imports resolve."""
+    codes = check_codes(codes)
+    selection, rewrite_text = _codemod()
+    out = rewrite_text(text, original, selection(select=tuple(codes)))
+    applied = sorted({d.code for d in out.diagnostics if d.fixed})
+    path = os.path.join(workdir, "reference_" + os.path.basename(original))
+    with open(path, "w") as f:
+        f.write(out.code)
+    return path, out.code, applied
+
+
+def check_codes(codes):
+    """The parsed codes; FixError names those no rule has."""
     from tf2migrate.engine.diagnostics import code_matches
     from tf2migrate.engine.selection import parse_codes
     from tf2migrate.rules import registry
@@ -43,10 +55,4 @@ def with_fixes(original, text, codes, workdir):
     unknown = [c for c in codes if not any(code_matches(k, (c,)) for k in known)]
     if unknown:
         raise FixError(f"--accept-fix: no rule has the code {', '.join(unknown)} (see `tf2migrate rules`)")
-    selection, rewrite_text = _codemod()
-    out = rewrite_text(text, original, selection(select=tuple(codes)))
-    applied = sorted({d.code for d in out.diagnostics if d.fixed})
-    path = os.path.join(workdir, "reference_" + os.path.basename(original))
-    with open(path, "w") as f:
-        f.write(out.code)
-    return path, out.code, applied
+    return codes

@@ -13,14 +13,15 @@ import os
 from tf2migrate.harness.runner import Side, Task
 
 
-def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
-               init_out=None, init_in=None, init_override=None, abort_path=None, abort_marker=None, home=None,
-               netns=None, on_progress=print, python=None):
-    """`abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes;
+def build_side(label, program, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
+               init_out=None, init_in=None, init_override=None, abort_path=None, abort_marker=None,
+               netns=None, on_progress=print, python=None, cwd=None):
+    """`program`: a `program.Program` (script or module, its arguments and environment);
+    `abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes;
     `netns`: the PID of the holder of the network namespace every task of the run enters (netns.py);
-    `python`: the interpreter of this side's processes (None: this one)."""
-    base = {"script": os.path.abspath(script), "home": home or os.path.dirname(os.path.abspath(script)),
-            "role": role, "api": api, "seed": seed,
+    `python`: the interpreter of this side's processes (None: this one); `cwd`: their working directory."""
+    base = {"script": os.path.abspath(program.path), "module": program.module, "argv": list(program.args),
+            "home": program.home, "sources": program.files(), "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path,
             "wait_timeout": timeout, "netns": netns, "uses_estimator": role == "original" and facts.uses_estimator,
@@ -41,7 +42,7 @@ def build_side(label, script, role, topology, facts, *, workdir, api, seed, max_
                     wrap_strategy=not facts.strategies and topology.kind != "local",
                     start_servers=topology.kind == "ps" and not facts.starts_servers)
         tasks = [Task("main", spec)]
-    side = Side(label, tasks, timeout, workdir, on_progress, python=python)
+    side = Side(label, tasks, timeout, workdir, on_progress, python=python, env=program.env, cwd=cwd)
     side.merge_trainers = estimator_cluster  # TF1 clusters: every trainer's steps count, in time order
     side.init_path, side.abort_marker = init_out, abort_marker
     return side

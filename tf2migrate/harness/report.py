@@ -55,6 +55,8 @@ def summary_lines(result):
         lines.append(f"aligned: {result.alignment}")
     if result.network:
         lines.append(f"network: {result.network}")
+    if result.module or result.original_args or result.migrated_args or result.cwd:
+        lines.append("run as: " + run_as(result))
     if result.tolerance and not result.failed_side:
         lines.append(f"tolerance: {result.tolerance}")
     for label, side in (("original", result.original), ("migrated", result.migrated)):
@@ -77,6 +79,17 @@ def summary_lines(result):
     return lines
 
 
+def run_as(result):
+    """`python -m trainer.task --train-steps 40` (per side when their arguments differ), and where."""
+    def command(args):
+        return " ".join(["python", f"-m {result.module}" if result.module else "SCRIPT", *args])
+
+    same = result.original_args == result.migrated_args
+    text = command(result.original_args) if same else (f"original: {command(result.original_args)}; "
+                                                       f"migrated: {command(result.migrated_args)}")
+    return text + (f" (in {result.cwd})" if result.cwd else "")
+
+
 def to_dict(result):
     def side(s):
         if s is None:
@@ -92,7 +105,8 @@ def to_dict(result):
             "first_diverged_step": result.first_diverged_step, "alignment": result.alignment,
             "failed_side": result.failed_side or None, "rewrite_diagnostics": result.rewrite_diagnostics,
             "accepted_fixes": result.accepted_fixes, "retried_ports": result.retried_ports,
-            "network": result.network,
+            "network": result.network, "module": result.module, "original_args": result.original_args,
+            "migrated_args": result.migrated_args, "cwd": result.cwd, "env_keys": result.env_keys,
             "details": result.details, "compared": result.compared, "original_run": side(result.original),
             "migrated_run": side(result.migrated),
             "original_repeats": [side(r) for r in result.original_runs[1:]]}

@@ -49,9 +49,11 @@ class SideResult:
 
 
 class Side:
-    def __init__(self, label, tasks, timeout, workdir, on_progress=print, python=None):
+    def __init__(self, label, tasks, timeout, workdir, on_progress=print, python=None, env=None, cwd=None):
         self.label, self.tasks, self.timeout, self.workdir = label, tasks, timeout, workdir
         self.python = python  # another interpreter (e.g. a TF 2.21 venv); None: this one
+        self.env = dict(env or {})  # the user's --env for this side: every task gets it
+        self.cwd = cwd  # every task's working directory (None: this process's)
         self.on_progress = on_progress
         self.result = None
         self.merge_trainers = False  # TF1 clusters: every trainer's steps count, in time order
@@ -65,11 +67,14 @@ class Side:
             spec_path = os.path.join(self.workdir, f"{self.label}.{t.name}.spec.json")
             with open(spec_path, "w") as f:
                 json.dump(t.spec, f)
-            env = child_env(self.workdir, self.python)
-            env.update(t.env)
+            env = child_env(self.workdir, self.python, findable=self.cwd is not None)
+            env.update(self.env)
+            if "PYTHONPATH" in self.env:   # the user's own path: the child must still find tf2migrate
+                env["PYTHONPATH"] = os.pathsep.join([self.env["PYTHONPATH"], package_dir(self.workdir)])
+            env.update(t.env)   # the harness's own per task (TF_CONFIG) last
             with open(t.log, "wb") as log:
                 t.proc = processes.spawn([self.python or sys.executable, "-m", "tf2migrate.harness.child", spec_path],
-                                         env=env, stdout=log, stderr=log)
+                                         env=env, stdout=log, stderr=log, cwd=self.cwd)
         pids = ", ".join(f"{t.name} {t.proc.pid}" for t in self.tasks)
         self.on_progress(f"  {self.label}: running ({pids})")
 
@@ -162,13 +167,17 @@ def run_sides(sides, poll_interval=0.05):
     return [s.result for s in sides]
 
 
-def child_env(workdir, python=None):
+def child_env(workdir, python=None, findable=False):
+    """`findable`: the child starts in another folder (`--cwd`), where a tf2migrate found through the current
+    folder would be lost: this package stays importable through a folder that holds only it, last on the path."""
     env = dict(os.environ)
     env.pop("TF_CONFIG", None)
     if python:   # another interpreter: it finds tf2migrate (stdlib-only until TF) and nothing else of ours
         env["PYTHONPATH"] = package_dir(workdir)
         for name in ("VIRTUAL_ENV", "PYTHONHOME"):
             env.pop(name, None)
+    elif findable:
+        env["PYTHONPATH"] = os.pathsep.join([p for p in [env.get("PYTHONPATH")] if p] + [package_dir(workdir)])
     env.update(PYTHONHASHSEED="0", TF_CPP_MIN_LOG_LEVEL=env.get("TF_CPP_MIN_LOG_LEVEL", "2"),
                CUDA_VISIBLE_DEVICES="-1", PYTHONUNBUFFERED="1", TMPDIR=workdir)
     return env

@@ -139,7 +139,20 @@ INFOS = (
           "for every file. A tf-keras file sets TF_USE_LEGACY_KERAS=1 before TensorFlow is imported when the "
           "tf-keras package is installed: on TF 2.16+ `pip install tf-keras` (matching the TF version), on TF 2.15 "
           "nothing is needed.", severity=Severity.WARNING, fix="automatic"),
-    _info("TFM321", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
+    _info("TFM321", "model-fn-to-model-subclass", "model_fn that is no layer chain -> tf.keras.Model subclass "
+          "keeping its own code (call, train_step, test_step, predict_step)",
+          "model_fn converted to a Keras Model subclass that keeps its forward pass, loss and metrics as written",
+          "When the model_fn is not a chain of layers with a Keras loss (TFM301) and its forward pass cannot be "
+          "cut off alone (TFM313), its own statements are kept: the forward pass (what reads features, params "
+          "and `mode == ModeKeys.TRAIN`) in `call`, decorated with track_tf1_style_variables (the model-mapping "
+          "shim: tf1.layers and tf1.get_variable variables become Keras weights, so tf-keras is needed on TF 2.16+, "
+          "TFM320); the loss as written (one_hot labels, tf.nn.l2_loss terms, `loss += ...`) in `train_step`, "
+          "which applies the optimizer with TF1's numbers; the eval_metric_ops as the Keras metrics computing the "
+          "same numbers from the same arguments in `test_step`; the PREDICT dict in `predict_step`. Each step "
+          "runs the model_fn's statements for its mode (`if mode == ...` resolved). Without a distribution "
+          "strategy only; anything else (graph collections, other metrics, a strategy) is reported and the "
+          "program left as it was. Replace it by native Keras code when you can."),
+    _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "
           "and train it in another (task.py). The two convert together: the model_fn becomes `build_model(params)` "

@@ -35,7 +35,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     if not drivers:
         users = ", ".join(path for _, path, _ in ctx.package.modules) if ctx.package is not None else ""
         for name, b in helpers.items():
-            ctx.report(b.call, "TFM321", f"`{name}` returns an Estimator that {users} may train, but no program there "
+            ctx.report(b.call, "TFM322", f"`{name}` returns an Estimator that {users} may train, but no program there "
                        "converts with it (see the findings there)" if users else ALONE.format(name=name), fixable=False)
         return updated
     nb, prog = drivers[0]

@@ -6,7 +6,7 @@ module reads that neighbour with its own imports and places. In the program, the
 `Estimator(...)` it returns, as `builders.py` does within one module, and becomes `model.build_model(params)`:
 the same name and signature the neighbour's rewrite gives the converted model_fn (`helper_module.py`).
 What the program may take from the neighbour's model_fn is `other_model_fn.py`'s; without the neighbour,
-TFM321 says where the Estimator comes from and to pass the whole package (`other_module_report.py`).
+TFM322 says where the Estimator comes from and to pass the whole package (`other_module_report.py`).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""TFM321: the Estimator a file trains comes from another module this run could not convert with it.
+"""TFM322: the Estimator a file trains comes from another module this run could not convert with it.
 
 `task.py` given alone (`tf2migrate rewrite trainer/task.py`), or with a `model.py` whose helper is not a
 `return Estimator(...)`: the file is left as it was, and the finding says where the Estimator comes from and
@@ -15,7 +15,7 @@ from tf2migrate.rules.estimator import other_module
 
 
 def report_foreign(ctx) -> bool:
-    """TFM321 where an Estimator this file trains comes from another module the run could not read."""
+    """TFM322 where an Estimator this file trains comes from another module the run could not read."""
     if ctx.tree is None:
         return False
     trained = set()
@@ -44,5 +44,5 @@ def report_foreign(ctx) -> bool:
                        "write it so (then both modules convert together) or convert both by hand")
             else:
                 why = f"{what}: pass the whole package to `tf2migrate rewrite` so that both modules convert together"
-            reported |= ctx.report(node.value, "TFM321", why, fixable=False)
+            reported |= ctx.report(node.value, "TFM322", why, fixable=False)
     return reported

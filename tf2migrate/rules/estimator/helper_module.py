@@ -33,7 +33,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     drivers = [found for found in map(lambda n: _driver(ctx, n[0]), ctx.package.modules if ctx.package else ())
                if found is not None]
     if not drivers:
-        users = ", ".join(path for _, path, _ in ctx.package.modules) if ctx.package is not None else ""
+        users = ", ".join(other_module.shown(ctx, path) for _, path, _ in (ctx.package.modules if ctx.package else ()))
         for name, b in helpers.items():
             ctx.report(b.call, "TFM322", f"`{name}` returns an Estimator that {users} may train, but no program there "
                        "converts with it (see the findings there)" if users else ALONE.format(name=name), fixable=False)
@@ -44,7 +44,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     if here is None:
         return None
     if len(drivers) > 1:
-        others = ", ".join(n.path for n, _ in drivers)
+        others = ", ".join(other_module.shown(ctx, n.path) for n, _ in drivers)
         ctx.report(here.call, "TFM302", f"`{name}`'s Estimator is trained by several modules ({others}): "
                    "convert by hand", fixable=False)
         return updated
@@ -57,14 +57,16 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     if not converted or w_d is None:
         for problem in assemble.one_per_line(plan.blockers or plan.forward_blockers, ctx):
             ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
-        ctx.report(here.call, "TFM302", f"the program in {nb.path} that trains `{name}`'s Estimator does not convert "
-                   "(see the findings there): this module stays as it is with it", fixable=False)
+        ctx.report(here.call, "TFM302", f"the program in {other_module.shown(ctx, nb.path)} that trains `{name}`'s "
+                   "Estimator does not convert (see the findings there): this module stays as it is with it",
+                   fixable=False)
         return updated
     new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(defs[fn_name]))
     w = emit.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
     other_module.public(w)  # the names the program calls (other_module.owner_writer)
-    if not ctx.report(here.call, "TFM301", f"the model_fn became `{w.build_name}`, which {nb.path} now calls "
+    shown = other_module.shown(ctx, nb.path)
+    if not ctx.report(here.call, "TFM301", f"the model_fn became `{w.build_name}`, which {shown} now calls "
                       "(its Estimator program is converted with this module)"):
         return updated
     body = _body(original, updated, new_prog.model_fn_index, defs[name], w, plan)

@@ -11,6 +11,7 @@ import ast
 import libcst as cst
 
 from tf2migrate.engine.package import imported_modules
+from tf2migrate.rules.estimator import other_module
 from tf2migrate.rules.estimator.args import Unreadable
 
 _LITERALS = (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
@@ -22,7 +23,7 @@ def read_model(prog, ctx) -> None:
     from tf2migrate.rules.estimator.model_fn import read_model_fn
 
     b, site = prog.builder, prog.builder_site
-    where = f"{b.owner.path}"
+    where = other_module.shown(ctx, b.owner.path)
     fn = prog.bound.get("model_fn")
     if not b.prefix:
         prog.blockers.append(Unreadable(site, f"`{b.fn.name.value}` is imported from {where} by name: import its "
@@ -33,7 +34,8 @@ def read_model(prog, ctx) -> None:
         prog.blockers.append(Unreadable(site, f"the helper in {where} is not converted there (a skip comment or "
                                         "--ignore): this program stays as it is with it"))
         return
-    others = [path for name, path, text in ctx.package.modules if name != b.owner.name and _imports(text, name, b.owner)]
+    others = [other_module.shown(ctx, path) for name, path, text in ctx.package.modules
+              if name != b.owner.name and _imports(text, name, b.owner)]
     if others:
         prog.blockers.append(Unreadable(site, f"the helper in {where} is also used by {', '.join(others)}: the "
                                         "conversion handles one program per helper; convert by hand"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 from dataclasses import dataclass
 from typing import Optional
 
@@ -129,6 +130,14 @@ def not_in_a_switch(progs) -> None:
                                             "that chooses its Estimator or strategy with if/else: convert by hand"))
 
 
+def shown(ctx, path: str) -> str:
+    """Another module's path as a message names it: next to this file's (`model.py`, `../model.py`)."""
+    try:
+        return os.path.relpath(path, os.path.dirname(os.path.abspath(ctx.path)))
+    except ValueError:  # another drive
+        return path
+
+
 def call_of(prog):
     """Where the program's Estimator is made in this file: the helper's call, or the Estimator call."""
     return prog.builder_site if external(prog) is not None else prog.call
@@ -138,7 +147,7 @@ def placed(problem, prog, ctx):
     """A blocker found in the neighbour's nodes is reported at the helper's call in this file."""
     if external(prog) is None or own(ctx, problem.node):
         return problem
-    return Unreadable(prog.builder_site, f"{problem.message} (in {prog.builder.owner.path})", problem.code)
+    return Unreadable(prog.builder_site, f"{problem.message} (in {shown(ctx, prog.builder.owner.path)})", problem.code)
 
 
 def own(ctx, node) -> bool:

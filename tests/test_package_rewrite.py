@@ -120,3 +120,13 @@ def test_the_pre_pass_links_a_program_to_the_helpers_module_and_back(tmp_path):
     }
     assert views[str(pkg / "task.py")].fingerprint() != PackageView("trainer.task", (
         ("trainer.model", str(pkg / "model.py"), files[pkg / "model.py"] + "\n"),)).fingerprint()
+
+
+def test_a_keras_model_from_another_module_is_no_estimator():
+    from tf2migrate.engine.api import rewrite_text
+
+    source = ("import tensorflow as tf\n\nfrom trainer import models\n\nconfig = tf.estimator.RunConfig()\n"
+              "model = models.create()\nmodel.evaluate(dataset)\nmodel.predict(dataset)\n")
+    assert "TFM322" not in {d.code for d in rewrite_text(source, "task.py").diagnostics}
+    trained = source + "model.train(input_fn, steps=1)\n"
+    assert "TFM322" in {d.code for d in rewrite_text(trained, "task.py").diagnostics}

@@ -24,7 +24,7 @@ def report_foreign(ctx) -> bool:
         if canonical == "tf.estimator.train_and_evaluate" and call.args and isinstance(call.args[0], ast.Name):
             trained.add(call.args[0].id)
         elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-                and call.func.attr in ("train", "evaluate", "predict", "export_saved_model"):
+                and call.func.attr in ("train", "export_saved_model"):  # not evaluate/predict: Keras has them
             trained.add(call.func.value.id)
     given = {n for n, _, _ in ctx.package.modules} if ctx.package is not None else set()
     local = {name: module in given or f"{module}.{attr}" in given  # local name -> its module was given

@@ -11,7 +11,7 @@ import ast
 import libcst as cst
 
 from tf2migrate.engine.package import imported_modules
-from tf2migrate.rules.estimator import other_module
+from tf2migrate.rules.estimator import other_module, render
 from tf2migrate.rules.estimator.args import Unreadable
 
 _LITERALS = (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
@@ -25,10 +25,16 @@ def read_model(prog, ctx) -> None:
     b, site = prog.builder, prog.builder_site
     where = other_module.shown(ctx, b.owner.path)
     fn = prog.bound.get("model_fn")
-    if not b.prefix:
-        prog.blockers.append(Unreadable(site, f"`{b.fn.name.value}` is imported from {where} by name: import its "
-                                        "module (`from package import module`) and call `module."
-                                        f"{b.fn.name.value}(...)`, or convert by hand"))
+    if not b.prefix and not _imported_once_at_the_top(ctx, b.fn.name.value):
+        prog.blockers.append(Unreadable(site, f"`{b.fn.name.value}` is imported from {where} by name, but not once "
+                                        f"at the top of this module as `from ... import {b.fn.name.value}`: import "
+                                        "it so, or import its module and call it through the module"))
+        return
+    there = other_module.owner_writer(prog, b.owner, "none") if not b.prefix else None
+    taken = render.names_in(ctx.module) if there is not None else set()
+    if there is not None and (there.build_name in taken or there.pred_name in taken):
+        prog.blockers.append(Unreadable(site, f"this module already has a `{there.build_name}` or `{there.pred_name}`, "
+                                        f"the names {where} gives the converted model_fn: import its module instead"))
         return
     if not b.owner.ctx.allowed(b.call, "TFM301"):
         prog.blockers.append(Unreadable(site, f"the helper in {where} is not converted there (a skip comment or "
@@ -115,3 +121,13 @@ def _imports(text: str, name: str, owner) -> bool:
     except (SyntaxError, ValueError):
         return False
     return any(owner.name in (module, f"{module}.{attr}") for module, attr in imported_modules(tree, name).values())
+
+
+def _imported_once_at_the_top(ctx, name: str) -> bool:
+    """`from package.model import build_estimator` once, at the top level, unaliased: the one statement
+    `other_module.imports_renamed` rewrites (to `import build_model`)."""
+    bound = [alias for node in ast.walk(ctx.tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+             for alias in node.names if (alias.asname or alias.name.split(".")[0]) == name]
+    top = [alias for node in ctx.tree.body if isinstance(node, ast.ImportFrom) for alias in node.names
+           if alias.name == name and alias.asname is None]
+    return len(bound) == 1 and len(top) == 1

@@ -138,6 +138,32 @@ def shown(ctx, path: str) -> str:
         return path
 
 
+def imports_renamed(body: list, prog, w) -> list:
+    """`from trainer.model import build_estimator` -> `from trainer.model import build_model` (and `predictions_of`
+    when the program uses it): the program calls the builder by the name it imports."""
+    b = external(prog)
+    if b is None or b.prefix:
+        return body
+    wanted = [w.build_name] + ([w.pred_name] if f"{w.pred_name}(" in cst.Module(body=body).code else [])
+    out = []
+    for stmt in body:
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+            names = []
+            for alias in small.names:
+                if alias.asname is None and isinstance(alias.name, cst.Name) and alias.name.value == b.fn.name.value:
+                    names += [cst.ImportAlias(cst.Name(name)) for name in wanted]
+                else:
+                    names.append(alias)
+            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            names = [a.with_changes(comma=comma) for a in names[:-1]] + [names[-1].with_changes(
+                comma=cst.MaybeSentinel.DEFAULT)]
+            stmt = stmt.with_changes(body=[small.with_changes(names=names)]) if len(names) != len(small.names) \
+                or any(n is not a for n, a in zip(names, small.names)) else stmt
+        out.append(stmt)
+    return out
+
+
 def call_of(prog):
     """Where the program's Estimator is made in this file: the helper's call, or the Estimator call."""
     return prog.builder_site if external(prog) is not None else prog.call

@@ -189,6 +189,7 @@ class EstimatorToKeras(Plugin):
         if prog.blockers:
             return None, [], {}
         notes += r.notes
+        new_body = other_module.imports_renamed(new_body, prog, w)  # `from model import build_estimator`
         if prog.model_fn_index is None and other_module.external(prog) is None:
             # a canned estimator: the builder goes just before the model is made
             head = w.parse(w.build_function())

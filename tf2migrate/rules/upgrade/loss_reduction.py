@@ -1,48 +1,50 @@
-"""TFM666: a TF1 canned Estimator left in place keeps TF1's loss: `loss_reduction=tf.keras.losses.Reduction.SUM`.
+"""TFM666: a canned Estimator left in TF1 code -> TF1's class, `tf.compat.v1.estimator.DNNClassifier(...)`.
 
 The Estimator converter (TFM301/TFM312) replaces a canned Estimator program by Keras, or reports why it
 cannot (TFM302, TFM350). A canned call it leaves still says `tf.estimator.DNNClassifier(...)`, which on TF 2.x
-is the v2 class: its `loss_reduction` defaults to SUM_OVER_BATCH_SIZE, where TF1's summed over the batch. The
-program would train with gradients batch-size times smaller, without an error. The call is edited here (the
-edit is kept only where the converter left the call, see `leave_module`), and only in code known to be TF1:
-`tf.compat.v1.estimator.*` is the v1 class (nothing to add), TF2 code means the v2 default, and a file nobody
-can place gets TFM650.
+is the v2 class: its `loss_reduction` defaults to SUM_OVER_BATCH_SIZE where TF1's summed over the batch, and
+its default optimizers are Keras ones with other numbers (measured: adding tf_upgrade_v2's
+`loss_reduction=tf.keras.losses.Reduction.SUM` alone still trains differently from step 2). TF 2.15 keeps
+TF1's class under `tf.compat.v1.estimator`: the call is moved there (the edit is kept only where the converter
+left the call, see `leave_module`), and only in code known to be TF1; TF2 code means the v2 class, and a file
+nobody can place gets TFM650.
 """
 from __future__ import annotations
 
 import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
-from tf2migrate.rules.call_edit import append_arg, keyword_arg
-from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, keyword, positional
+from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE
 
 CANNED = frozenset("tf.estimator." + n for n in (
     "DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
     "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor"))
 LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CANNED)
-SUM = "tf.keras.losses.Reduction.SUM"
-_MAX_POSITIONAL = 6  # past this a positional argument may be TF1's loss_reduction itself: not guessed
 
 
 class LossReduction(Plugin):
     """TF1's canned estimators (DNN, Linear, DNNLinearCombined, Baseline; Classifier and Regressor) summed
-    the loss over the batch; TF2's default to its mean (SUM_OVER_BATCH_SIZE). A canned call that stays a
-    canned call (its Estimator program was not converted to Keras) gets TF1's value written out, as
-    tf_upgrade_v2 does: without it every step's gradient is divided by the batch size. A call that passes
-    `loss_reduction` already is left alone; one that spreads `**kwargs` is reported."""
+    the loss over the batch and trained with TF1 optimizers; TF2's `tf.estimator` classes average it
+    (SUM_OVER_BATCH_SIZE: every gradient batch-size times smaller) and default to Keras optimizers. A canned
+    call that stays a canned call (its Estimator program was not converted to Keras) is moved to TF1's own
+    class, `tf.compat.v1.estimator.X`, which TF 2.15 still has: same loss, same optimizers, and the TF1
+    arguments (`optimizer=tf.compat.v1.train.*`, `input_layer_partitioner`, a `tf.compat.v1.losses.Reduction`)
+    it may pass. tf_upgrade_v2 does this only when an optimizer is given, and otherwise adds
+    `loss_reduction=tf.keras.losses.Reduction.SUM`, which keeps the loss but not the optimizer. It is still
+    an Estimator: TFM350 says it does not run on TF 2.16+."""
 
     wake = "loss_reduction"
     infos = (
         RuleInfo(
             code="TFM666",
             name="canned-loss-reduction",
-            summary="a canned Estimator left unconverted -> loss_reduction=tf.keras.losses.Reduction.SUM (TF1's)",
-            message="TF2's canned estimators average the loss over the batch, TF1's summed it",
+            summary="a canned Estimator left in TF1 code -> TF1's class, tf.compat.v1.estimator.X (TF1's loss sum)",
+            message="TF2's canned estimators average the loss over the batch, TF1's summed it: TF1's class kept",
             why=__doc__,
             before="import tensorflow as tf\nsess = tf.Session()\nest = f(tf.estimator.DNNRegressor(hidden_units=[4], "
                    "feature_columns=cols))\n",
-            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\nest = f(tf.estimator.DNNRegressor("
-                  "hidden_units=[4], feature_columns=cols, loss_reduction=tf.keras.losses.Reduction.SUM))\n",
+            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\nest = f(tf.compat.v1.estimator.DNNRegressor("
+                  "hidden_units=[4], feature_columns=cols))\n",
         ),
         UNKNOWN_SOURCE,
     )
@@ -58,40 +60,38 @@ class LossReduction(Plugin):
             return updated
         literal, canonical = self.ctx.resolve(func)
         if canonical not in CANNED or literal is None or not literal.startswith("tf.estimator."):
-            return updated  # not canned, or the v1 class (`tf.compat.v1.estimator.*`, tensorflow_estimator)
-        if keyword(updated, "loss_reduction") is not None or not self.ctx.allowed(original, "TFM666"):
+            return updated  # not canned, or already TF1's class (`tf.compat.v1.estimator.*`, tensorflow_estimator)
+        if not self.ctx.allowed(original, "TFM666"):
             return updated
-        name = canonical.rsplit(".", 1)[1]
-        args = positional(updated)
-        if self.ctx.tf1_semantics(literal) is not True or args is None or len(args) > _MAX_POSITIONAL:
-            self.pending.append((updated.func, original, name, False))  # TF2 code, unknown, or unreadable
+        tf1 = self.ctx.tf1_semantics(literal)
+        if tf1 is not True:
+            if tf1 is None:  # TF2 code means the v2 class
+                self.pending.append((updated.func, original, canonical, False))
             return updated
-        new_args = append_arg(updated.args, keyword_arg("loss_reduction", self.ctx.emit.attribute(SUM)))
-        self.pending.append((new_args[-1], original, name, True))
-        return updated.with_changes(args=new_args)
+        new = self.ctx.emit.like(func, "tf.compat.v1." + canonical[3:])
+        self.pending.append((new, original, canonical, True))
+        return updated.with_changes(func=new)
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         """Report the calls the Estimator converter left (a converted program no longer has its call)."""
         if not self.pending:
             return updated
         kept = _node_ids(updated)
-        for marker, call, name, fixed in self.pending:
+        for marker, call, canonical, fixed in self.pending:
             if id(marker) not in kept:
                 continue
+            name = canonical.rsplit(".", 1)[1]
             if fixed:
-                self.ctx.report(call, "TFM666", f"`{name}` stays an Estimator: TF2's canned estimators average the "
-                                f"loss over the batch (SUM_OVER_BATCH_SIZE), TF1's summed it; `loss_reduction={SUM}` "
-                                "keeps TF1's training (without it every gradient is batch-size times smaller)")
-            elif positional(call) is None or len(positional(call)) > _MAX_POSITIONAL:
-                if self.ctx.tf1_semantics(None) is not False:
-                    self.ctx.report(call, "TFM666", f"`{name}`: TF2's canned estimators average the loss over the "
-                                    "batch, TF1's summed it; this call's arguments cannot be read (*args, **kwargs): "
-                                    f"pass `loss_reduction={SUM}` unless they do", fixable=False)
-            elif self.ctx.tf1_semantics(None) is None:
-                self.ctx.report(call, "TFM650", f"`{name}` is not given TF1's `loss_reduction={SUM}`: TF2's canned "
-                                "estimators average the loss over the batch, TF1's summed it, and nobody can tell "
-                                f"whether this file is TF1 or TF2 code ({self.ctx.tf_version.reason}); set `source = "
-                                "\"tf1\"` or `\"tf2\"` in [tool.tf2migrate] (or --source), or pass loss_reduction")
+                self.ctx.report(call, "TFM666", f"`{canonical}` stays an Estimator: TF2's `{name}` averages the loss "
+                                "over the batch (SUM_OVER_BATCH_SIZE, every gradient batch-size times smaller) and "
+                                "defaults to Keras optimizers; TF1's class `tf.compat.v1.estimator."
+                                f"{name}` sums it and trains as the TF1 program did")
+            else:
+                self.ctx.report(call, "TFM650", f"`{canonical}` is not moved to TF1's class `tf.compat.v1.estimator."
+                                f"{name}`: TF2's averages the loss over the batch (TF1's summed it) and defaults to "
+                                "Keras optimizers, and nobody can tell whether this file is TF1 or TF2 code "
+                                f"({self.ctx.tf_version.reason}); set `source = \"tf1\"` or `\"tf2\"` in "
+                                "[tool.tf2migrate] (or --source)")
         return updated
 
 

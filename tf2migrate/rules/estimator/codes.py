@@ -100,7 +100,9 @@ INFOS = (
     _info("TFM315", "checkpoint-callbacks", "RunConfig(model_dir, save_checkpoints_steps) -> ModelCheckpoint",
           "checkpoint settings became a ModelCheckpoint callback",
           "Keras writes checkpoints from a callback. Unlike an Estimator it does not resume from model_dir by "
-          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent."),
+          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent. A "
+          "model_dir read from a flag or a variable may be None at run time (the Estimator's default: it then "
+          "wrote to a temporary folder nothing read again): the callback is added only when it is not None."),
     _info("TFM316", "early-stopping", "stop_if_no_decrease_hook -> EarlyStopping on the validation metric",
           "early-stopping hook converted to EarlyStopping",
           "TF1 evaluated after every checkpoint and stopped when the metric had not improved for N steps. "

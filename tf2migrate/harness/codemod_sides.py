@@ -21,11 +21,12 @@ def _codemod():
     return Selection, rewrite_text
 
 
-def rewrite_all(original, text):
+def rewrite_all(original, text, source="auto"):
     """(path of the rewritten program, its text, its diagnostics as lines). The file is kept after the run
-    (its path is in the result), so the user can read what was verified."""
+    (its path is in the result), so the user can read what was verified. `source`: `tf1` when the user said
+    the original is TF1 code (`--original-api v1`), so the upgrades that need to know run."""
     selection, rewrite_text = _codemod()
-    out = rewrite_text(text, original, selection())
+    out = rewrite_text(text, original, selection(source=source))
     fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
     with os.fdopen(fd, "w") as f:
         f.write(out.code)

@@ -30,7 +30,8 @@ INFOS = (
     _info("TFM302", "estimator-blocked", "a construct blocks the Estimator conversion (the file is left as it was)",
           "this blocks the Estimator conversion", "The Estimator program is converted as a whole or not at all: "
           "a half-converted program would not run. Each line that blocks is reported with what to do; fix or "
-          "rewrite it, then run tf2migrate again.", fix="report only", severity=Severity.WARNING),
+          "rewrite it, then run tf2migrate again. An error: the Estimator it blocks does not run on TF 2.16+.",
+          fix="report only", severity=Severity.ERROR),
     _info("TFM303", "optimizer-tf1-numbers", "TF1 optimizer -> Keras optimizer with TF1's hyperparameters spelled out",
           "optimizer converted with TF1's hyperparameters written out",
           "Keras defaults differ from TF1: Adagrad adds epsilon=1e-7 and TF1 none; Adam and Adadelta use 1e-7 "
@@ -62,8 +63,8 @@ INFOS = (
           "custom SessionRunHook: rewrite it as a tf.keras.callbacks.Callback",
           "begin -> on_train_begin, before_run -> on_train_batch_begin, after_run -> on_train_batch_end, "
           "end -> on_train_end. The hook usually reads graph tensors through SessionRunArgs, which do not exist "
-          "in Keras, so it cannot be converted automatically and blocks the Estimator conversion.",
-          fix="report only", severity=Severity.WARNING),
+          "in Keras, so it cannot be converted automatically and blocks the Estimator conversion (an error: the "
+          "Estimator it blocks does not run on TF 2.16+).", fix="report only", severity=Severity.ERROR),
     _info("TFM309", "strategy-scope", "RunConfig(train_distribute=S) / TF_CONFIG cluster -> with S.scope(): build model",
           "the model is built and compiled in the strategy's scope",
           "In TF2 the strategy is not a RunConfig setting: model, optimizer and compile must run inside "
@@ -99,7 +100,9 @@ INFOS = (
     _info("TFM315", "checkpoint-callbacks", "RunConfig(model_dir, save_checkpoints_steps) -> ModelCheckpoint",
           "checkpoint settings became a ModelCheckpoint callback",
           "Keras writes checkpoints from a callback. Unlike an Estimator it does not resume from model_dir by "
-          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent."),
+          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent. A "
+          "model_dir read from a flag or a variable may be None at run time (the Estimator's default: it then "
+          "wrote to a temporary folder nothing read again): the callback is added only when it is not None."),
     _info("TFM316", "early-stopping", "stop_if_no_decrease_hook -> EarlyStopping on the validation metric",
           "early-stopping hook converted to EarlyStopping",
           "TF1 evaluated after every checkpoint and stopped when the metric had not improved for N steps. "

@@ -111,5 +111,8 @@ def test_a_program_that_selects_legacy_keras_gets_it(monkeypatch):
     monkeypatch.delenv("TF_USE_LEGACY_KERAS")
     assert not versions.honour_legacy_switch("import tensorflow as tf\n")
     assert "TF_USE_LEGACY_KERAS" not in __import__("os").environ
+    late = 'import os\nimport tensorflow as tf\nos.environ["TF_USE_LEGACY_KERAS"] = "1"\n'
+    assert not versions.honour_legacy_switch(late)   # too late: TensorFlow was imported before it
+    assert "TF_USE_LEGACY_KERAS" not in __import__("os").environ
     assert versions.honour_legacy_switch('import os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"\n')
     assert __import__("os").environ["TF_USE_LEGACY_KERAS"] == "1"

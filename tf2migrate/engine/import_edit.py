@@ -96,9 +96,13 @@ def _all_unused(stmt, unused: set) -> bool:
 
 
 def _insert_at(module: cst.Module) -> int:
+    """After the last top-level import, and never before the Keras switch (`TF_USE_LEGACY_KERAS`, set in an
+    `if` that must run before TensorFlow is imported: the tf-keras target writes it as the first statement)."""
     last_import, index = -1, 0
     for i, stmt in enumerate(module.body):
         if isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
+            last_import = i
+        elif isinstance(stmt, cst.If) and "TF_USE_LEGACY_KERAS" in module.code_for_node(stmt):
             last_import = i
         elif last_import == -1 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(
             stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)) and i == 0:
@@ -144,5 +148,7 @@ def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap
         updated = updated.with_changes(body=[head.with_changes(leading_lines=[
             line for line in head.leading_lines if line.comment is not None]), *updated.body[1:]])
     if new_statements:
+        if at > 0 and isinstance(updated.body[at - 1], cst.If):  # after the Keras switch: a blank line, as black
+            new_statements = [new_statements[0].with_changes(leading_lines=[cst.EmptyLine()]), *new_statements[1:]]
         updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])
     return updated.code

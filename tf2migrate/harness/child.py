@@ -107,8 +107,7 @@ def _prepare(spec, recorder):
                                     legacy, versions)
 
     texts = _sources(spec)
-    source = "\n".join(texts)
-    if versions.honour_legacy_switch(source):
+    if any(versions.honour_legacy_switch(text) for text in texts):
         recorder.notes.append("TF_USE_LEGACY_KERAS=1, as the program sets it")
     tf = versions.import_tensorflow()
     versions.check_estimator(tf, spec.get("uses_estimator", False))

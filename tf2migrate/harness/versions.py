@@ -15,6 +15,8 @@ LAST_WITH_ESTIMATOR = (2, 15)
 _LEGACY_SWITCH = re.compile(r"""["']TF_USE_LEGACY_KERAS["']\s*\]\s*=\s*["'](1|true|True)["']"""
                             r"""|setdefault\(\s*["']TF_USE_LEGACY_KERAS["']\s*,\s*["'](1|true|True)["']""")
 
+_TF_IMPORT = re.compile(r"^\s*(import\s+tensorflow\b|from\s+tensorflow\b)", re.M)
+
 
 class Unsupported(Exception):
     """This interpreter cannot run the side: the verdict is INCOMPARABLE with this reason."""
@@ -32,8 +34,12 @@ def honour_legacy_switch(source):
     TensorFlow, as the `tf-keras` target writes) must get it although the harness imports TensorFlow first.
     The target writes it under `if importlib.util.find_spec("tf_keras"):` (TF 2.15 has Keras 2 without it),
     and so does this."""
-    if not _LEGACY_SWITCH.search(source) or "TF_USE_LEGACY_KERAS" in os.environ:
+    switch = _LEGACY_SWITCH.search(source)
+    if not switch or "TF_USE_LEGACY_KERAS" in os.environ:
         return False
+    tf_import = _TF_IMPORT.search(source)
+    if tf_import and tf_import.start() < switch.start():
+        return False   # set after TensorFlow is imported, the switch does nothing: the program gets Keras 3
     if 'find_spec("tf_keras")' in source:
         import importlib.util
 

@@ -2,9 +2,9 @@
 
 keras3: only APIs that Keras 3 (`tf.keras` on TF 2.16+) and TF 2.15's Keras 2 both have, so the program runs
 on the old and the new TensorFlow: `RMSpropTF1` sets its slots in `build` (optimizers.py), numeric feature
-columns become Keras inputs (canned.py). Two things have no Keras 3 form: the model-mapping shim
-(`track_tf1_style_variables`) and `fit` under ParameterServerStrategy (Keras 3 does not support it). A
-program that needs one is written for tf-keras instead, and TFM320 says so.
+columns become Keras inputs (canned.py). Some things have no Keras 3 form (`keras2_only`): the model-mapping
+shim (`track_tf1_style_variables`), `fit` under ParameterServerStrategy, `add_loss` of a callable (weight
+decay over the model's variables). A program that needs one is written for tf-keras instead, and TFM320 says so.
 
 tf-keras: Keras 2, as on TF 2.15. TF 2.16+ keeps it in the `tf-keras` package, used as `tf.keras` when
 TF_USE_LEGACY_KERAS is set before TensorFlow is imported: the output sets it first thing when the package
@@ -32,6 +32,9 @@ def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False
     steps = getattr(getattr(model, "chain", None), "layers", ())
     if any(getattr(getattr(step, "layer", None), "kind", "") == "DenseFeatures" for step in steps):
         return "tf.feature_column.input_layer becomes DenseFeatures, which Keras 3 does not have"
+    if getattr(model, "penalty", None) is not None:
+        return ("the weight decay added to the loss becomes model.add_loss(lambda: ...), and Keras 3's add_loss "
+                "takes no callable")
     if steps_per_execution:
         return ("iterations_per_loop becomes steps_per_execution, and Keras 3's evaluate(steps=N) then runs whole "
                 "executions of that many batches, not N (measured: TPUEstimator's evaluation differs on Keras 3)")

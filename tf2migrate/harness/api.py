@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
 from tf2migrate.harness import topology as topo_lib
+from tf2migrate.harness import unparsable
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -106,6 +107,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
         raise VerifyUsageError(f"--mode must be exact, statistical or auto, not {mode!r}")
     if tolerance not in tol_lib.CHOICES:
         raise VerifyUsageError(f"--tolerance must be one of {', '.join(tol_lib.CHOICES)}, not {tolerance!r}")
+    unparsable.check(original, migrated)  # UnparsableProgram: one line, exit 3, nothing started
     pythons = {"original": _interpreter(original_python, "--original-python"),
                "migrated": _interpreter(migrated_python, "--migrated-python")}
     if cwd is not None and not os.path.isdir(cwd):

@@ -25,7 +25,14 @@ def rewrite_all(original, text):
     """(path of the rewritten program, its text, its diagnostics as lines). The file is kept after the run
     (its path is in the result), so the user can read what was verified."""
     selection, rewrite_text = _codemod()
-    out = rewrite_text(text, original, selection())
+    try:
+        out = rewrite_text(text, original, selection())
+    except Exception as e:  # LibCST's ParserSyntaxError: Python compiled the file, LibCST cannot parse it
+        if type(e).__name__ != "ParserSyntaxError":
+            raise
+        from tf2migrate.harness.unparsable import from_libcst
+
+        raise from_libcst(original, e) from e
     fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
     with os.fdopen(fd, "w") as f:
         f.write(out.code)

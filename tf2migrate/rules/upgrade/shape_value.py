@@ -1,4 +1,4 @@
-"""TFM666: `x.shape[-1].value` (TF1's `Dimension.value`) -> `tf.compat.dimension_value(x.shape[-1])`."""
+"""TFM667: `x.shape[-1].value` (TF1's `Dimension.value`) -> `tf.compat.dimension_value(x.shape[-1])`."""
 from __future__ import annotations
 
 import libcst as cst
@@ -20,7 +20,7 @@ class ShapeValue(Plugin):
     wake = "shape_value"
     infos = (
         RuleInfo(
-            code="TFM666",
+            code="TFM667",
             name="dimension-value",
             summary="x.shape[i].value / x.get_shape()[i].value -> tf.compat.dimension_value(x.shape[i])",
             message="`Dimension.value` is gone in TF2 (shapes hold ints): use `tf.compat.dimension_value`",
@@ -44,11 +44,11 @@ class ShapeValue(Plugin):
         if not answer:
             why = "this file is TF2 code" if answer is False else (
                 f"cannot tell whether this file is TF1 code ({self.ctx.tf_version.reason})")
-            self.ctx.report(original, "TFM666", "`.value` of a shape dimension raises AttributeError on TF2 "
+            self.ctx.report(original, "TFM667", "`.value` of a shape dimension raises AttributeError on TF2 "
                             f"shapes; not rewritten: {why}. `tf.compat.dimension_value(...)` works on both",
                             fixable=False)
             return updated
-        if not self.ctx.report(original, "TFM666"):
+        if not self.ctx.report(original, "TFM667"):
             return updated
         function = self._dimension_value()
         dimension = updated.value.with_changes(lpar=[], rpar=[])

@@ -203,7 +203,10 @@ est.train(input_fn=input_fn, steps=20)
 '''
     result = rewrite_text(source, "dnn.py")
     assert result.code == source
-    assert [d.code for d in result.diagnostics] == ["TFM302"]
+    assert [d.code for d in _converter(result)] == ["TFM302"]
+    # the blocker says why; TFM350 that the Estimator built on that line does not run on TF 2.16+
+    assert [(d.line, d.code) for d in result.diagnostics if d.code == "TFM350"] == [
+        (next(d.line for d in result.diagnostics if d.code == "TFM302"), "TFM350")]
 
 
 def test_generated_names_do_not_collide_with_the_users():
@@ -275,12 +278,12 @@ est.train(input_fn, steps=1)  # a single step: a smoke test
     assert rewrite_text(result.code, "comments.py").code == result.code
 
 
-def test_a_loss_on_something_other_than_the_labels_blocks():
+def test_a_loss_on_something_other_than_the_labels_is_kept_in_a_model_subclass():
     source = HEAD + MODEL_FN.replace("mean_squared_error(labels, logits)", "mean_squared_error(labels * 2, logits)") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
     result = rewrite_text(source, "labels.py")
-    assert result.code == source
-    assert [(d.line, d.code) for d in result.diagnostics if d.code == "TFM302"] == [(6, "TFM302")]
+    assert "            loss = tf1.losses.mean_squared_error(labels * 2, logits)\n" in result.code  # in train_step
+    assert [d.code for d in result.diagnostics if d.code in ("TFM302", "TFM321")] == ["TFM321"]
 
 
 def test_nested_layers_are_sequential_and_a_layer_loop_becomes_a_comprehension():
@@ -484,14 +487,18 @@ def test_the_shim_takes_params_and_the_training_flag_but_no_other_use_of_mode():
 @pytest.mark.parametrize("penalty,converted", [
     ("    loss = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
     ("    loss += 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", True),
-    ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),  # reads a tensor
-    ("    total = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", False),  # unused
+    # a penalty reading a tensor, or one the loss does not get: the loss as written, in a Model subclass (TFM321)
+    ("    loss += 0.1 * tf1.nn.l2_loss(logits) * tf1.add_n(tf1.trainable_variables())\n", False),
+    ("    total = loss + 0.1 * tf1.add_n([tf1.nn.l2_loss(v) for v in tf1.trainable_variables()])\n", False),
 ])
 def test_weight_decay_added_to_the_loss(penalty, converted):
     source = HEAD + MODEL_FN.replace("    train_op", penalty + "    train_op") + (
         "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n")
     result = rewrite_text(source, "decay.py")
-    assert (result.code != source) == converted
+    assert result.code != source
+    assert ("TFM321" in {d.code for d in result.diagnostics}) == (not converted)
+    if not converted:
+        assert "tf1.trainable_variables()" not in result.code and "self.trainable_variables" in result.code
     if converted:
         assert "    model.add_loss(lambda: 0.1 * tf.add_n([tf.nn.l2_loss(v) for v in model.trainable_variables]))\n" \
             in result.code
@@ -525,3 +532,12 @@ est.train(input_fn, steps=1)
     result = rewrite_text(source, "x.py")
     assert result.code == source
     assert any("write the choice as an if/else" in d.message for d in result.diagnostics)
+
+
+def test_the_general_path_reports_a_learning_rate_computed_in_the_model_fn():
+    source = HEAD + MODEL_FN.replace("mean_squared_error(labels, logits)", "mean_squared_error(labels * 2, logits)").replace(
+        "    train_op", "    lr = tf1.train.exponential_decay(0.1, tf1.train.get_global_step(), 10, 0.9)\n    train_op").replace(
+        "AdamOptimizer()", "AdamOptimizer(lr)") + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
+    result = rewrite_text(source, "lr.py")
+    assert result.code == source
+    assert any("learning rate computed in the model_fn" in d.message for d in result.diagnostics if d.code == "TFM302")

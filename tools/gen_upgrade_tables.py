@@ -28,6 +28,16 @@ SEVERITY = {"ERROR": "error", "WARNING": "warning", "INFO": "info"}
 # transformers that only act when an argument is passed: reported only then
 ARG_TRANSFORMERS = {"_rename_if_arg_found_transformer", "_rename_if_any_arg_found_transformer"}
 
+# tf_upgrade_v2 messages that would mislead a TF 2.16+ user, replaced by ours (tests/test_upgrade_tables.py)
+CORRECTED = {
+    "*.export_savedmodel": (
+        "(Manual edit required) Estimator.export_savedmodel() is gone in TF2, and TF 2.16 removed Estimators "
+        "with their export_saved_model(): export the model with tf.saved_model.save (or Keras' model.export, "
+        "model.save under tf-keras) and a serving signature; the Estimator program's conversion (TFM301, "
+        "TFM318) does that. TF 2.15's export_saved_model() takes no `strip_default_attrs` argument: it always "
+        "strips the default attributes from ops."),
+}
+
 RULES = {  # code -> header (everything but the per-name data); `{name}`/`{new}`: the names as written
     "TFM601": dict(name="tf2-rename", summary="a TF1 name that TF2 spells differently -> its TF2 name",
                    message="`{name}` is `{new}` in TF2",
@@ -121,7 +131,7 @@ def collect(spec, diffs: list, tf) -> dict:
     for name, (level, message) in spec.function_warnings.items():
         if not kept(name, diffs):
             continue
-        text = message.replace("<function name>", "{name}").strip()
+        text = CORRECTED.get(name, message.replace("<function name>", "{name}").strip())
         if level == "INFO" and name in renames:
             info_notes[name] = text
             continue

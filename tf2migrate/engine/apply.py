@@ -30,9 +30,11 @@ class RewriteResult:
         return self.code != text
 
 
-def rewrite_text(text: str, path: str = "<string>", selection: Selection = None, tree=None) -> RewriteResult:
+def rewrite_text(text: str, path: str = "<string>", selection: Selection = None, tree=None,
+                 package=None) -> RewriteResult:
     """Raises libcst.ParserSyntaxError when the text does not parse. `tree`: the same text already
-    parsed by `ast` (the pre-pass's), so it is not parsed twice."""
+    parsed by `ast` (the pre-pass's), so it is not parsed twice. `package`: an `engine.package.PackageView`,
+    the other modules of its package this file's rewrite reads (see `rewrite_package`)."""
     module = cst.parse_module(text)
     if not module.has_trailing_newline and text.endswith(module.default_newline):
         # LibCST drops the last line break of a file whose lines end in a lone \r: keep it
@@ -40,9 +42,18 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
     tree = tree if tree is not None else ast.parse(text)
     positions = Positions(module, tree, text)
     try:
-        return _rewrite(module, tree, text, path, selection, positions, frozenset())
+        return _rewrite(module, tree, text, path, selection, positions, frozenset(), package)
     except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
-        return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals))
+        return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package)
+
+
+def rewrite_package(files: dict, selection: Selection = None) -> dict:
+    """`{path: text}` -> `{path: RewriteResult}`: every file rewritten with the package pre-pass, as
+    `tf2migrate rewrite` does for the files of one run (for tests and tooling)."""
+    from tf2migrate.engine.package import scan
+
+    views = scan(files)
+    return {path: rewrite_text(text, path, selection, package=views.get(path)) for path, text in files.items()}
 
 
 def report_text(text: str, path: str = "<string>", selection: Selection = None, tree=None) -> list:
@@ -61,7 +72,7 @@ def report_text(text: str, path: str = "<string>", selection: Selection = None, 
     return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
 
 
-def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> RewriteResult:
+def _rewrite(module, tree, text, path, selection, positions, no_retarget, package=None) -> RewriteResult:
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables
 
@@ -77,6 +88,7 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget) -> Rew
         emit=NameEmitter(imports, load_tables().importable, text, no_retarget),
         infos=registry.all_infos(),
         module=module,
+        package=package,
     )
     plugins = registry.plugins(ctx)
     new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins, ctx.selection.source)))
@@ -97,3 +109,18 @@ def _quiet(module, tree, text, imports, plugins, source: str) -> dict:
     lines = {node.lineno for node in places}
     aliases = skip.trigger_aliases(imports, words.symbols, words.modules)  # `as fsp`: not a word itself
     return skip.quiet_statements(module, tree, text, words.code_regex(), aliases, lines)
+
+
+def context_for(text: str, path: str, selection: Selection = None, package=None) -> tuple:
+    """(LibCST module, Context) of another module of the package, for a rule that reads it (the
+    Estimator helper of `model.py` read by `task.py`'s rewrite): its own imports, names and places."""
+    from tf2migrate.rules import registry
+    from tf2migrate.rules.tables import load_tables
+
+    module, tree = cst.parse_module(text), ast.parse(text)
+    imports = ImportMap.from_ast(tree)
+    ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(module, tree, text), text=text,
+                  suppressions=parse_suppressions(text), selection=selection or Selection(),
+                  emit=NameEmitter(imports, load_tables().importable, text, frozenset()),
+                  infos=registry.all_infos(), module=module, package=package)
+    return module, ctx

@@ -37,6 +37,7 @@ class Context:
     memo: dict = field(default_factory=dict)  # per-module analyses that rules share, built on first use
     text: str = ""  # the module's source, for cheap text checks before an analysis
     tree: object = None  # the same source parsed by `ast`: fast to walk for whole-module facts
+    package: object = None  # engine.package.PackageView: the modules of its package this file depends on
     _facts: Optional[Facts] = None
     _verdict: Optional[Verdict] = None
 

@@ -87,6 +87,14 @@ def _binds(node, name: str) -> bool:
     return isinstance(node, ast.MatchAs) and node.name == name
 
 
+def _all_unused(stmt, unused: set) -> bool:
+    """Is `stmt` an import statement every name of which `_Remove` takes away?"""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom))) or isinstance(stmt.body[0].names, cst.ImportStar):
+        return False
+    return all(_Remove(unused)._local(alias) in unused for alias in stmt.body[0].names)
+
+
 def _insert_at(module: cst.Module) -> int:
     last_import, index = -1, 0
     for i, stmt in enumerate(module.body):
@@ -127,9 +135,14 @@ def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap
     new_statements = emit.statements()
     if not unused and not new_statements:
         return code
+    first_goes = bool(unused and updated.body) and _all_unused(updated.body[0], unused)
     if unused:
         updated = updated.visit(_Remove(unused))
+    at = _insert_at(updated) if new_statements else -1
+    if unused and first_goes and updated.body and at != 0:  # the first statement went: no blank line opens the file
+        head = updated.body[0]
+        updated = updated.with_changes(body=[head.with_changes(leading_lines=[
+            line for line in head.leading_lines if line.comment is not None]), *updated.body[1:]])
     if new_statements:
-        at = _insert_at(updated)
         updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])
     return updated.code

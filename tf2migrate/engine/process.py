@@ -203,13 +203,14 @@ def _looks_py2(exc: SyntaxError) -> bool:
         text.startswith("except") and "," in text) or "ur'" in text or 'ur"' in text
 
 
-def transform(path: str, data: bytes, src, mode: Mode, selection) -> FileResult:
+def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) -> FileResult:
+    """`package`: the file's `engine.package.PackageView`, when it depends on other modules of the run."""
     from tf2migrate.engine.apply import report_text, rewrite_text
 
     try:
         if src.fast_only:
             return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
-        result = rewrite_text(src.text, path, selection, tree=src.tree)
+        result = rewrite_text(src.text, path, selection, tree=src.tree, package=package)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
     if not result.changed_from(src.text):

@@ -28,8 +28,8 @@ class RunOptions:
 
 
 def _heavy(job) -> FileResult:
-    path, data, src, content_digest, mode, selection = job
-    result = transform(path, data, src, mode, selection)
+    path, data, src, content_digest, mode, selection, view = job
+    result = transform(path, data, src, mode, selection, view)
     if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
         result.digest = content_digest  # the file is still this content: the cache may keep the result
     return result
@@ -84,18 +84,41 @@ class _Pool:
         return done
 
 
+def _package_views(candidates) -> tuple:
+    """The package pre-pass (`engine/package.py`) over the files of a run, before any is rewritten: the
+    files of a package are read once here, so that every rewrite reads its neighbours as they were."""
+    from tf2migrate.engine.package import module_name, scan
+    from tf2migrate.engine.source import DecodeProblem, decode
+
+    read_once, texts = {}, {}
+    for cand in candidates:
+        if cand.symlink or module_name(cand.path) is None:
+            continue
+        data, failure = read(cand.path)
+        if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
+            read_once[cand.path] = data
+            try:
+                texts[cand.path] = decode(data).text
+            except DecodeProblem:
+                pass
+    return scan(texts), read_once
+
+
 def run(candidates, options: RunOptions) -> list:
     triggers = None  # the rule modules are imported only once a file misses the cache
     results, pool = [], _Pool(options.jobs)
+    candidates = list(candidates)
+    views, read_once = _package_views(candidates)
     for cand in candidates:
         if cand.symlink:
             results.append(_fail(cand.path, "TFM904", "symbolic link: not followed, not written through"))
             continue
-        data, failure = read(cand.path)
+        data, failure = (read_once.pop(cand.path), None) if cand.path in read_once else read(cand.path)
         if failure:
             results.append(failure)
             continue
-        content_digest = digest(data)
+        view = views.get(cand.path)
+        content_digest = digest(data + view.fingerprint()) if view else digest(data)  # neighbours too
         cached = options.cache.lookup(cand.path, content_digest) if options.cache else None
         if cached is not None:
             results.append(FileResult(cand.path, Status.UNCHANGED, cached, digest=content_digest))
@@ -112,7 +135,7 @@ def run(candidates, options: RunOptions) -> list:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)
             continue
-        job = (cand.path, data, src, content_digest, options.mode, options.selection)
+        job = (cand.path, data, src, content_digest, options.mode, options.selection, view)
         if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
             results.append(_heavy(job))
         else:

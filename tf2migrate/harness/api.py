@@ -75,6 +75,9 @@ class VerifyResult:
         return sorted({p for s in [self.migrated] + self.original_runs if s for p in s.ports})
 
 
+_SOURCES = {"v1": "tf1", "v2": "tf2", "auto": "auto"}  # --original-api -> what the codemod takes it for
+
+
 def verify(original, migrated=None, *, module=None, args=(), original_args=None, migrated_args=None, cwd=None,
            env=None, original_env=None, migrated_env=None, steps=None, timeout=600.0, cluster="local",
            original_api="auto", rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None,
@@ -120,7 +123,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
             sides = sides_lib.resolve(original, migrated, module=module, args=args, original_args=original_args,
                                       migrated_args=migrated_args, env=env, original_env=original_env,
                                       migrated_env=migrated_env, accept_fixes=accept_fixes, workdir=workdir,
-                                      progress=progress)
+                                      progress=progress, source=_SOURCES[original_api])
             topology = topo_lib.parse(cluster)
         except (OSError, SyntaxError, ValueError) as e:   # codemod_sides.FixError is a ValueError
             raise VerifyUsageError(str(e)) from e

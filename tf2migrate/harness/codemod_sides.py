@@ -21,12 +21,13 @@ def _codemod():
     return Selection, rewrite_text
 
 
-def rewrite_all(original, text):
+def rewrite_all(original, text, source="auto"):
     """(path of the rewritten program, its text, its diagnostics as lines). The file is kept after the run
-    (its path is in the result), so the user can read what was verified."""
+    (its path is in the result), so the user can read what was verified. `source`: `tf1` when the user said
+    the original is TF1 code (`--original-api v1`), so the upgrades that need to know run."""
     selection, rewrite_text = _codemod()
     try:
-        out = rewrite_text(text, original, selection())
+        out = rewrite_text(text, original, selection(source=source))
     except Exception as e:  # LibCST's ParserSyntaxError: Python compiled the file, LibCST cannot parse it
         if type(e).__name__ != "ParserSyntaxError":
             raise

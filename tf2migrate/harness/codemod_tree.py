@@ -22,8 +22,9 @@ def copy_package(root, dest):
     return dest
 
 
-def rewrite_tree(root, selection=None, dest=None):
-    """(the rewritten copy's root, diagnostics as `relpath:line:col CODE message`, codes fixed)."""
+def rewrite_tree(root, selection=None, dest=None, source="auto"):
+    """(the rewritten copy's root, diagnostics as `relpath:line:col CODE message`, codes fixed); `source` as in
+    `codemod_sides.rewrite_all`."""
     from tf2migrate.engine.process import Mode
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.engine.files import gather
@@ -33,7 +34,7 @@ def rewrite_tree(root, selection=None, dest=None):
         name = os.path.basename(os.path.abspath(root).rstrip(os.sep)) or "package"
         dest = os.path.join(tempfile.mkdtemp(prefix="tf2migrate-migrated-"), name)
     copy_package(root, dest)
-    results = run(gather([dest]), RunOptions(mode=Mode.WRITE, selection=selection or Selection(), jobs=1))
+    results = run(gather([dest]), RunOptions(mode=Mode.WRITE, selection=selection or Selection(source=source), jobs=1))
     lines, fixed = [], set()
     for r in sorted(results, key=lambda r: r.path):
         rel = os.path.relpath(r.path, dest)

@@ -26,21 +26,23 @@ class Sides:
 
 
 def resolve(original, migrated=None, *, module=None, args=(), original_args=None, migrated_args=None, env=None,
-            original_env=None, migrated_env=None, accept_fixes=(), workdir, progress=print):
+            original_env=None, migrated_env=None, accept_fixes=(), workdir, progress=print, source="auto"):
+    """`source`: what the codemod takes ORIGINAL for (`tf1` under `--original-api v1`, see engine/tf_version.py)."""
     shared = parse_env(env)
     env_o = {**shared, **parse_env(original_env, "--original-env")}
     env_m = {**shared, **parse_env(migrated_env, "--migrated-env")}
     args_o = _args(original_args if original_args is not None else args, "original_args" if original_args else "args")
     args_m = _args(migrated_args if migrated_args is not None else args, "migrated_args" if migrated_args else "args")
     if module:
-        return _package(original, migrated, module, args_o, args_m, env_o, env_m, accept_fixes, workdir, progress)
+        return _package(original, migrated, module, args_o, args_m, env_o, env_m, accept_fixes, workdir, progress,
+                        source)
     for path, what in ((original, "ORIGINAL"), (migrated, "MIGRATED")):
         if path is not None and os.path.isdir(path):
             raise ValueError(f"{what} {path} is a directory: name the module to run in it with -m MODULE")
     diagnostics, accepted, reference = [], [], original
     src_o = _read(original)
     if migrated is None:
-        migrated, src_m, diagnostics = codemod_sides.rewrite_all(original, src_o)
+        migrated, src_m, diagnostics = codemod_sides.rewrite_all(original, src_o, source)
         progress(f"codemod: rewrote {original} into {migrated}")
     else:
         src_m = _read(migrated)
@@ -53,11 +55,11 @@ def resolve(original, migrated=None, *, module=None, args=(), original_args=None
                  facts_of([(migrated, src_m)]), diagnostics, accepted)
 
 
-def _package(original, migrated, module, args_o, args_m, env_o, env_m, accept_fixes, workdir, progress):
+def _package(original, migrated, module, args_o, args_m, env_o, env_m, accept_fixes, workdir, progress, source):
     check_module(original, module, "ORIGINAL")
     diagnostics, accepted, reference = [], [], original
     if migrated is None:
-        migrated, diagnostics, _ = codemod_tree.rewrite_tree(original)
+        migrated, diagnostics, _ = codemod_tree.rewrite_tree(original, source=source)
         progress(f"codemod: rewrote the package {original} into {migrated}")
     else:
         check_module(migrated, module, "MIGRATED")

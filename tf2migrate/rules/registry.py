@@ -27,6 +27,7 @@ from tf2migrate.rules.upgrade.extract_glimpse import ExtractGlimpse
 from tf2migrate.rules.upgrade.gone_arguments import GoneArguments
 from tf2migrate.rules.upgrade.image_resize import ImageResize
 from tf2migrate.rules.upgrade.initializers import Initializers
+from tf2migrate.rules.upgrade.loss_reduction import LossReduction
 from tf2migrate.rules.upgrade.iterators import DatasetIterators
 from tf2migrate.rules.upgrade.morphology import Morphology
 from tf2migrate.rules.upgrade.name_scope import NameScope
@@ -43,6 +44,7 @@ CODE_RULES = (
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
     DeviceFunction, ShapeValue,
+    LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
     Unconverted,  # reads what the Estimator converter left, so it runs after it
     KerasTarget,  # last: switches Keras for a file the rules above changed
 )

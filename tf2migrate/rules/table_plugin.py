@@ -52,6 +52,12 @@ class TablePlugin(Plugin):
             return tuple(a for a in actions if not a.needs_tf1)
         return actions
 
+    def _converted(self, call) -> bool:
+        """A code rule (they run first) fixed this very call: the tables have nothing left to say about it."""
+        place = self.ctx.positions.place(call)
+        return place is not None and any(d.fixed and (d.line, d.col) == (place.line, place.col)
+                                         for d in reversed(self.ctx.diagnostics[-8:]))
+
     def _method(self, expr) -> tuple:
         if not isinstance(expr, cst.Attribute):
             return ()
@@ -157,8 +163,8 @@ class TablePlugin(Plugin):
             if pending is not None:
                 self._report(func, self.tables.modules[pending[1]], source(func))
             actions, method = self._method(func), True
-            if not actions:
-                return updated
+            if not actions or ("*." + func.attr.value in self.claimed and self._converted(original)):
+                return updated  # no entry, or a method call a code rule converted (TFM657: no TFM607 beside it)
         actions = [a for a in actions if not (a.call and a.call.guard) or guards.check(a.call.guard, original, self.ctx)]
         for action in actions:
             if action.report:

@@ -72,6 +72,9 @@ WAKE = {
     "shape_value": (frozenset({"value"}), frozenset()),  # `x.shape[-1].value`
     "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
                                                "tf.nn.ctc_beam_search_decoder"})),
+    "loss_reduction": (frozenset(), frozenset({"DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",
+                                               "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
+                                               "BaselineClassifier", "BaselineRegressor"})),
     "unconverted": (frozenset(), UNCONVERTED),
     "keras_target": (frozenset(), frozenset()),   # acts in leave_module, on files another rule changed
 }

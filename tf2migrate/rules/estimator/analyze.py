@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import builders, canned, exporters, render, tpu, uses
+from tf2migrate.rules.estimator import builders, canned, exporters, other_model_fn, other_module, render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -62,7 +62,7 @@ class Program:
 
 def find(module: cst.Module, ctx) -> Optional[Program]:
     """The Estimator program at the top level of the module (None if there is none there)."""
-    prog, helpers = None, builders.find(module, lambda value: is_estimator(value, ctx))
+    prog, helpers = None, _helpers(module, ctx)
     for i, stmt in enumerate(module.body):
         name, value = assignment(stmt)
         helper = builders.called(value, helpers)
@@ -81,7 +81,8 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
         prog.bound = bind(prog.call, signature, "Estimator")
         if prog.builder is not None:
             prog.bound = builders.substitute(prog.bound, prog.builder, prog.builder_site)
-            prog.removed.add(prog.builder.index)
+            if prog.builder.index is not None:  # None: a helper of another module (other_module.py)
+                prog.removed.add(prog.builder.index)
     except Unreadable as problem:
         prog.blockers.append(problem)
         return prog
@@ -96,8 +97,13 @@ def is_estimator(value, ctx) -> bool:
 
 def builds_estimator(module: cst.Module, ctx):
     """`value -> bool`: an Estimator call, or a call of a helper of `module` that returns one."""
-    helpers = builders.find(module, lambda value: is_estimator(value, ctx))
+    helpers = _helpers(module, ctx)
     return lambda value: is_estimator(value, ctx) or builders.called(value, helpers) is not None
+
+
+def _helpers(module, ctx) -> dict:
+    """This module's Estimator helpers, and those of the package's other modules it imports."""
+    return {**other_module.helpers(ctx), **builders.find(module, lambda value: is_estimator(value, ctx))}
 
 
 def _builds_estimator(ctx) -> bool:
@@ -229,6 +235,9 @@ def _strategy(module, prog, ctx) -> None:
 
 
 def _model(module, prog, ctx) -> None:
+    if other_module.external(prog) is not None:
+        other_model_fn.read_model(prog, ctx)
+        return
     if callee(prog.call, ctx) in canned.CANNED:
         prog.model = canned.read(prog.call, prog.bound, ctx, prog.values)
         return

@@ -12,6 +12,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.engine.imports import dotted
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.spec import is_docstring
@@ -39,9 +40,10 @@ def find(module: cst.Module, is_estimator) -> dict:
 
 
 def called(value, builders: dict) -> Optional[Builder]:
-    """The helper `value` calls, if it is `helper(...)`."""
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-        return builders.get(value.func.value)
+    """The helper `value` calls, if it is `helper(...)` (or `module.helper(...)`, other_module.py)."""
+    if isinstance(value, cst.Call):
+        name = dotted(value.func)
+        return builders.get(name) if name is not None else None
     return None
 
 

@@ -30,7 +30,8 @@ INFOS = (
     _info("TFM302", "estimator-blocked", "a construct blocks the Estimator conversion (the file is left as it was)",
           "this blocks the Estimator conversion", "The Estimator program is converted as a whole or not at all: "
           "a half-converted program would not run. Each line that blocks is reported with what to do; fix or "
-          "rewrite it, then run tf2migrate again.", fix="report only", severity=Severity.WARNING),
+          "rewrite it, then run tf2migrate again. An error: the Estimator it blocks does not run on TF 2.16+.",
+          fix="report only", severity=Severity.ERROR),
     _info("TFM303", "optimizer-tf1-numbers", "TF1 optimizer -> Keras optimizer with TF1's hyperparameters spelled out",
           "optimizer converted with TF1's hyperparameters written out",
           "Keras defaults differ from TF1: Adagrad adds epsilon=1e-7 and TF1 none; Adam and Adadelta use 1e-7 "
@@ -62,8 +63,8 @@ INFOS = (
           "custom SessionRunHook: rewrite it as a tf.keras.callbacks.Callback",
           "begin -> on_train_begin, before_run -> on_train_batch_begin, after_run -> on_train_batch_end, "
           "end -> on_train_end. The hook usually reads graph tensors through SessionRunArgs, which do not exist "
-          "in Keras, so it cannot be converted automatically and blocks the Estimator conversion.",
-          fix="report only", severity=Severity.WARNING),
+          "in Keras, so it cannot be converted automatically and blocks the Estimator conversion (an error: the "
+          "Estimator it blocks does not run on TF 2.16+).", fix="report only", severity=Severity.ERROR),
     _info("TFM309", "strategy-scope", "RunConfig(train_distribute=S) / TF_CONFIG cluster -> with S.scope(): build model",
           "the model is built and compiled in the strategy's scope",
           "In TF2 the strategy is not a RunConfig setting: model, optimizer and compile must run inside "
@@ -101,7 +102,9 @@ INFOS = (
     _info("TFM315", "checkpoint-callbacks", "RunConfig(model_dir, save_checkpoints_steps) -> ModelCheckpoint",
           "checkpoint settings became a ModelCheckpoint callback",
           "Keras writes checkpoints from a callback. Unlike an Estimator it does not resume from model_dir by "
-          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent."),
+          "itself: use BackupAndRestore for that. keep_checkpoint_max and summary settings have no equivalent. A "
+          "model_dir read from a flag or a variable may be None at run time (the Estimator's default: it then "
+          "wrote to a temporary folder nothing read again): the callback is added only when it is not None."),
     _info("TFM316", "early-stopping", "stop_if_no_decrease_hook -> EarlyStopping on the validation metric",
           "early-stopping hook converted to EarlyStopping",
           "TF1 evaluated after every checkpoint and stopped when the metric had not improved for N steps. "
@@ -141,6 +144,27 @@ INFOS = (
           "for every file. A tf-keras file sets TF_USE_LEGACY_KERAS=1 before TensorFlow is imported when the "
           "tf-keras package is installed: on TF 2.16+ `pip install tf-keras` (matching the TF version), on TF 2.15 "
           "nothing is needed.", severity=Severity.WARNING, fix="automatic"),
+    _info("TFM321", "model-fn-to-model-subclass", "model_fn that is no layer chain -> tf.keras.Model subclass "
+          "keeping its own code (call, train_step, test_step, predict_step)",
+          "model_fn converted to a Keras Model subclass that keeps its forward pass, loss and metrics as written",
+          "When the model_fn is not a chain of layers with a Keras loss (TFM301) and its forward pass cannot be "
+          "cut off alone (TFM313), its own statements are kept: the forward pass (what reads features, params "
+          "and `mode == ModeKeys.TRAIN`) in `call`, decorated with track_tf1_style_variables (the model-mapping "
+          "shim: tf1.layers and tf1.get_variable variables become Keras weights, so tf-keras is needed on TF 2.16+, "
+          "TFM320); the loss as written (one_hot labels, tf.nn.l2_loss terms, `loss += ...`) in `train_step`, "
+          "which applies the optimizer with TF1's numbers; the eval_metric_ops as the Keras metrics computing the "
+          "same numbers from the same arguments in `test_step`; the PREDICT dict in `predict_step`. Each step "
+          "runs the model_fn's statements for its mode (`if mode == ...` resolved). Without a distribution "
+          "strategy only; anything else (graph collections, other metrics, a strategy) is reported and the "
+          "program left as it was. Replace it by native Keras code when you can."),
+    _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
+          "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
+          "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "
+          "and train it in another (task.py). The two convert together: the model_fn becomes `build_model(params)` "
+          "in model.py and task.py calls `model.build_model(...)` in the strategy's scope. That needs both files in "
+          "one run (`tf2migrate rewrite trainer/`); a run given only one of them cannot convert either without "
+          "leaving the other broken, so it changes neither and says so at the helper's call (or its `return`).",
+          fix="report only", severity=Severity.WARNING),
 )
 
 

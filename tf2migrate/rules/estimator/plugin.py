@@ -10,9 +10,11 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, emit, render, runs, scope, shim, strategy, switch, tpu, uses
-from tf2migrate.rules.estimator import target
+from tf2migrate.rules.estimator import analyze, assemble, codes, emit, general, general_render, render, runs, scope, shim
+from tf2migrate.rules.estimator import strategy, switch, tpu, uses
+from tf2migrate.rules.estimator import helper_module, other_module, other_module_report, target
 from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.model_fn import ModelPlan
 
 
 class EstimatorToKeras(Plugin):
@@ -34,9 +36,13 @@ class EstimatorToKeras(Plugin):
         if sw is not None:
             progs = [analyze.find(v[0], ctx) for v in sw.views]
             prog = progs[0] if None not in progs else None
-        if prog is None:
+            other_module.not_in_a_switch(progs)
+        if prog is None:  # a helper another module trains (helper_module.py), or one it could not read
+            done = helper_module.convert(self, original, updated)
+            if done is not None or other_module_report.report_foreign(ctx):
+                return done or updated
             sw, prog = None, analyze.elsewhere(original, ctx)
-        if prog is None or not ctx.allowed(prog.call, "TFM301"):
+        if prog is None or not ctx.allowed(other_module.call_of(prog), "TFM301"):
             return updated
         saved = ctx.emit.snapshot()
         if sw is not None:
@@ -44,15 +50,17 @@ class EstimatorToKeras(Plugin):
         else:
             progs = [prog]
             body, notes, marks = self._convert_one(prog, *view)
-        blockers = [p for one in progs for p in one.blockers]
+        blockers = [other_module.placed(p, one, ctx) for one in progs for p in one.blockers]
         if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed
             for problem in assemble.one_per_line(blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated
-        if not all(ctx.report(one.call, "TFM301") for one in progs):
+        if not all(ctx.report(other_module.call_of(one), "TFM301") for one in progs):
             return updated
         for node, code, message in notes:
+            if other_module.external(prog) is not None and not other_module.own(ctx, node):
+                continue  # about the model_fn: reported in its own module
             ctx.report(node, code, message, severity=Severity.WARNING if code == "TFM320" else Severity.INFO)
         body = flat.unflatten(updated, body, marks) if flat else body
         if any(code == "TFM320" for _, code, _ in notes):
@@ -105,9 +113,11 @@ class EstimatorToKeras(Plugin):
         shim_plan = None
         if model is not None and model.forward_blockers:
             shim_plan = shim.plan(model, ctx)
-            if shim_plan is None:
-                prog.blockers.extend(model.forward_blockers)
-        if model is not None:
+        general_plan = self._general(prog, model) if shim_plan is None else None
+        if general_plan is not None:
+            model = prog.model = general_plan
+        elif model is not None:
+            prog.blockers.extend(model.forward_blockers if shim_plan is None else [])
             prog.blockers.extend(model.blockers)
         if prog.blockers:
             self._more_blockers(prog, original)
@@ -119,13 +129,15 @@ class EstimatorToKeras(Plugin):
                 raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
         w = emit.Writer(prog, ctx, original, kind)
         named = default_strategy if isinstance(default_strategy, str) else None
+        other_module.adapt(w)  # a helper of another module: `model.build_model(...)`
+        self.writer = w  # read by helper_module.py, which converts that helper's module alike
         w.strategy_var = prog.strategy_var or named or w.fresh("strategy")
         w.resolver_var = w.fresh("cluster_resolver") if kind == "parameter-server" else None
         w.per_replica_input = kind in ("mirrored", "multi-worker") and strategy.tf1_kind(prog, ctx) == kind
         w.default_strategy = default_strategy  # the local branch of an if/else whose other branch distributes
         w.per_replica_input = w.per_replica_input or default_strategy
         w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
-        w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan, model, ctx,
+        w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan or general_plan, model, ctx,
                                              w.steps_per_execution)
         given = prog.bound.get("params")
         if prog.tpu is None and isinstance(given, cst.Name):
@@ -136,6 +148,8 @@ class EstimatorToKeras(Plugin):
             w.updated_model_fn = updated.body[prog.model_fn_index]
         r = runs.Runs(w)
         notes = list(getattr(model, "notes", [])) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
+        if general_plan is not None:
+            notes.insert(0, (general_plan.node, "TFM321", None))
         if why_keras2:
             notes.append((prog.call, "TFM320", why_keras2))
         new_body, carried, marks = [], None, {}  # marks: statement index -> where its output starts
@@ -151,7 +165,11 @@ class EstimatorToKeras(Plugin):
             if carried is not None:
                 stmt = stmt.with_changes(leading_lines=carried)
                 carried = None
-            if i == prog.model_fn_index:
+            if i == prog.model_fn_index and general_plan is not None:
+                parts = [general_render.model_class(general_plan, w), assemble.optimizers_compat(model, w),
+                         general_render.build_function(general_plan, w)]
+                new_body += assemble.with_lines(w.parse("\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)), stmt)
+            elif i == prog.model_fn_index:
                 parts = [shim.layer_class(shim_plan, w) if shim_plan else "", assemble.optimizers_compat(model, w),
                          w.build_function(shim.construct(shim_plan) if shim_plan else None), w.predictions_function(),
                          w.examples_function()]
@@ -172,7 +190,9 @@ class EstimatorToKeras(Plugin):
         if prog.blockers:
             return None, [], {}
         notes += r.notes
-        if prog.model_fn_index is None:  # a canned estimator: the builder goes just before the model is made
+        new_body = other_module.imports_renamed(new_body, prog, w)  # `from model import build_estimator`
+        if prog.model_fn_index is None and other_module.external(prog) is None:
+            # a canned estimator: the builder goes just before the model is made
             head = w.parse(w.build_function())
             two = [cst.EmptyLine(), cst.EmptyLine()]
             head[0] = head[0].with_changes(leading_lines=two)
@@ -180,6 +200,25 @@ class EstimatorToKeras(Plugin):
             new_body[model_at:model_at] = head
             marks = {i: at + len(head) if at > model_at else at for i, at in marks.items()}
         return new_body, notes, marks
+
+    def _general(self, prog, model):
+        """The general plan (general.py) when the model_fn blocks both other paths and the program runs without
+        a strategy or TPU; its reason is added to the blockers when it does not apply either."""
+        if not isinstance(model, ModelPlan) or not (model.blockers or model.forward_blockers) or prog.blockers \
+                or prog.tpu is not None or not self.ctx.allowed(model.node, "TFM321"):
+            return None
+        if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
+            return None
+        try:
+            if strategy.choose(prog, self.ctx) != "none":
+                raise Unreadable(model.node.name, "the model_fn converts only to a Keras Model subclass "
+                                 "(TFM321), which this converter writes for a program without a distribution "
+                                 "strategy: convert by hand")
+            return general.plan(model, self.ctx)
+        except Unreadable as problem:
+            problem.code = problem.code or "TFM302"
+            model.blockers.append(problem)
+            return None
 
     def _more_blockers(self, prog, original) -> None:
         """When the model blocks, still read the runs and hooks so that every blocking line is reported."""

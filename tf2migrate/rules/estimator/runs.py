@@ -86,13 +86,17 @@ class Runs:
             out.append(self._in_list(tf("tf.keras.callbacks.TensorBoard"),
                                      [self.w.text(directory), f"update_freq={self.w.text(every)}"]))
         model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
-        if model_dir is not None:
+        if model_dir is not None and not (isinstance(model_dir, cst.Name) and model_dir.value == "None"):
             freq = self.prog.config.get("save_checkpoints_steps")
             path = f"{tf('tf.io.gfile.join')}({self.w.text(model_dir)}, {self._weights_file(None)})"
-            out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"), [path, "save_weights_only=True"] + (
-                [f"save_freq={self.w.text(freq)}"] if freq is not None else [])))
+            checkpoint = self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"), [path, "save_weights_only=True"] + (
+                [f"save_freq={self.w.text(freq)}"] if freq is not None else []))
+            maybe_none = _may_be_none(model_dir)
+            out.append(f"*([{checkpoint}] if {self.w.text(model_dir)} is not None else [])" if maybe_none else checkpoint)
             self.notes.append((model_dir, "TFM315", "model_dir became a ModelCheckpoint callback; Keras does not "
-                               "resume from it the way an Estimator did"))
+                               "resume from it the way an Estimator did" + (
+                                   " (no callback when model_dir is None: the Estimator then wrote its checkpoints "
+                                   "to a temporary folder that nothing read again)" if maybe_none else "")))
         return out
 
     def _weights_file(self, basename) -> str:
@@ -243,3 +247,11 @@ class Runs:
                                "unbatches model.predict's batch, with NumPy values"))
             return f"{self.w.examples_name}({self.w.pred_name}({predict}))"
         return predict
+
+
+def _may_be_none(node) -> bool:
+    """A flag, a variable or an item (`FLAGS.model_dir`, `args["model_dir"]`) may hold None at run time:
+    `model_dir=None` is the Estimator's default, and `tf.io.gfile.join(None, ...)` raises. A literal may not,
+    nor a call such as `os.path.join(...)` (which would raise on None itself, as the original did)."""
+    return isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and not (
+        isinstance(node, cst.Name) and node.value == "None")

@@ -64,12 +64,32 @@ def with_legacy_switch(body: list, module: cst.Module) -> list:
               len(body))
     code = LEGACY_SWITCH.format(i=module.default_indent)
     switch = list(cst.parse_module(code, config=module.config_for_parsing).body)
+    body, at = _without_own_os(body, at)
     if at < len(body):
         switch[0] = switch[0].with_changes(leading_lines=body[at].leading_lines)
         body = body[:at] + switch + [body[at].with_changes(leading_lines=[cst.EmptyLine()])] + body[at + 1:]
     else:
         body = body + switch
     return body
+
+
+def _without_own_os(body: list, at: int) -> tuple:
+    """The switch imports `os` before TensorFlow: the file's own top-level `import os` would be a second one.
+    It is taken out (its comment lines go to the next statement); `os` is bound earlier, by the switch."""
+    for k, stmt in enumerate(body):
+        s = _small(stmt)
+        if not (isinstance(s, cst.Import) and len(stmt.body) == 1 and len(s.names) == 1 and s.names[0].asname is None
+                and isinstance(s.names[0].name, cst.Name) and s.names[0].name.value == "os"):
+            continue
+        if stmt.trailing_whitespace.comment is not None:
+            return body, at  # a comment on the line itself: leave the user's line alone
+        rest = body[:k] + body[k + 1:]
+        if k < len(rest) and any(line.comment is not None for line in stmt.leading_lines):
+            rest[k] = rest[k].with_changes(leading_lines=[*stmt.leading_lines, *rest[k].leading_lines])
+        elif k < len(rest) and k == at:
+            rest[k] = rest[k].with_changes(leading_lines=stmt.leading_lines)
+        return rest, at - (k < at)
+    return body, at
 
 
 def _small(stmt):

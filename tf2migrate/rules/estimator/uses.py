@@ -127,3 +127,6 @@ class Uses(cst.CSTVisitor):
     def visit_Arg(self, node: cst.Arg) -> bool:
         node.value.visit(self)
         return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False  # `from trainer.model import build_estimator` is no use (other_module.imports_renamed)

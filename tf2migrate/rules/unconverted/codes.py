@@ -10,16 +10,18 @@ from tf2migrate.rules.base import RuleInfo
 
 _WHY_GONE = ("TF 2.15 is the last TensorFlow with tf.estimator (tensorflow_estimator); tf.contrib went in TF "
              "2.0. A program that still uses them does not run on TF 2.16 or later, so every such line is "
-             "reported, whatever the reason it was not converted: ")
+             "reported as an error (`check` and `rewrite` exit 1 while one stands), whatever the reason it was not "
+             "converted: ")
 
 INFOS = (
     RuleInfo(
-        code="TFM350", name="estimator-not-converted", fix="report only", severity=Severity.WARNING,
+        code="TFM350", name="estimator-not-converted", fix="report only", severity=Severity.ERROR,
         summary="an Estimator (custom, canned, TPU, contrib.learn, model_to_estimator) left unconverted",
         message="Estimator not converted",
         why=_WHY_GONE + "the converter has no model for this kind of Estimator (TPUEstimator, BoostedTrees, "
             "DNNLinearCombined, Baseline, contrib.learn, ...), or it is built where the converter does not look "
-            "(returned by a helper, in a nested block), or its conversion is blocked (TFM302 says by what). "
+            "(returned by a helper, in a nested block), or its conversion is blocked (TFM302 says by what, and the "
+            "line that builds the Estimator gets this finding too). "
             "Rebuild the model in Keras and train it with compile/fit under a tf.distribute strategy "
             "(TPUStrategy for a TPUEstimator, with steps_per_execution = iterations_per_loop); for "
             "model_to_estimator, train the Keras model with fit directly.",
@@ -27,7 +29,7 @@ INFOS = (
                'estimator = tf.estimator.BoostedTreesRegressor(feature_columns=columns, n_batches_per_layer=1)\n'
                'estimator.train(input_fn=train_input_fn, max_steps=100)\n'),
     RuleInfo(
-        code="TFM351", name="estimator-run-not-converted", fix="report only", severity=Severity.WARNING,
+        code="TFM351", name="estimator-run-not-converted", fix="report only", severity=Severity.ERROR,
         summary="TrainSpec/EvalSpec/train_and_evaluate, RunConfig/TPUConfig, hooks or exporters left unconverted",
         message="Estimator training piece not converted",
         why=_WHY_GONE + "these drive an Estimator that was not converted, often one built in another module "
@@ -42,7 +44,7 @@ INFOS = (
                'eval_spec = tf.estimator.EvalSpec(input_fn=model.eval_input_fn)\n'
                'tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)\n'),
     RuleInfo(
-        code="TFM352", name="estimator-api-left", fix="report only", severity=Severity.WARNING,
+        code="TFM352", name="estimator-api-left", fix="report only", severity=Severity.ERROR,
         summary="another tf.estimator name (EstimatorSpec, ModeKeys, heads, inputs, ...) left unconverted",
         message="Estimator API not converted",
         why=_WHY_GONE + "EstimatorSpec, ModeKeys, heads, numpy_input_fn and the other pieces of a model_fn or "

@@ -16,6 +16,7 @@ from tf2migrate.rules.unconverted import codes, names
 from tf2migrate.rules.unconverted.scan import references
 
 OWN = frozenset({names.ESTIMATOR, names.RUN, names.PIECE})
+BLOCKERS = frozenset({"TFM302", "TFM308"})  # the converter's "this blocks the conversion" findings
 _CONVERTER_ESTIMATORS = None  # canonical names the Estimator converter can convert, read on first use
 
 
@@ -36,9 +37,12 @@ class Unconverted(Plugin):
             refs = _still_there(refs, updated, ctx)
         taken = {d.line for d in ctx.diagnostics if d.code.startswith("TFM3")}
         blocked = [d for d in ctx.diagnostics if d.code.startswith("TFM3") and not d.fixed]
+        # a blocker says why the conversion stopped, not that the Estimator it builds is gone in TF 2.16:
+        # an Estimator built on a blocker's line is still reported (explain TFM350)
+        told = {d.line for d in ctx.diagnostics if d.code.startswith("TFM3") and d.code not in BLOCKERS}
         by_line: dict = {}
         for ref in refs:
-            if ref.line not in taken:
+            if ref.line not in (told if ref.kind.code == names.ESTIMATOR else taken):
                 by_line.setdefault(ref.line, []).append(ref)
         for line_refs in by_line.values():
             first = min(line_refs, key=lambda r: (r.kind.code, r.node.col_offset))
@@ -53,8 +57,10 @@ def _why(ref, converted: bool, blocked: list, refs: list, ctx) -> str:
     if converted:
         return "outside the Estimator program that was converted"
     if blocked:
-        first = min(blocked, key=lambda d: (d.line, d.col))
-        return f"the Estimator conversion is blocked, see {first.code} on line {first.line}"
+        here = [d for d in blocked if d.line == ref.line]
+        first = min(here or blocked, key=lambda d: (d.line, d.col))
+        where = "on this line" if here else f"on line {first.line}"
+        return f"the Estimator conversion is blocked, see {first.code} {where}"
     if not ctx.selection.enabled("TFM301"):
         return "the Estimator conversion TFM301 is not selected"
     if ref.kind.code == names.ESTIMATOR:

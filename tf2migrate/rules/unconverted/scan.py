@@ -100,15 +100,21 @@ def _resolve(dotted: str, local, aliases: dict, imports):
         return None
     head, _, rest = dotted.partition(".")
     if head in aliases:
-        if names.kind(canonical_tf(aliases[head]) or "") is not None:
+        if _names_one(canonical_tf(aliases[head])):
             return None  # `cfg` after `cfg = tf.contrib.tpu.RunConfig`: reported where the alias is made
         return canonical_tf(aliases[head] + ("." + rest if rest else ""))
     if head in local:
         return None
     binding = imports.bindings.get(head)
-    if binding is not None and binding.assigned and names.kind(canonical_tf(binding.target) or "") is not None:
+    if binding is not None and binding.assigned and _names_one(canonical_tf(binding.target)):
         return None  # `Est(...)` after `Est = tf.estimator.Estimator`: the line that made the alias is the one
     return imports.resolve_dotted(dotted)[1]
+
+
+def _names_one(canonical) -> bool:
+    """An alias of one Estimator-world name (`Est = tf.estimator.Estimator`), not of a namespace
+    (`learn = tf.contrib.learn`): what is reached through a namespace alias is reported where it is used."""
+    return bool(canonical) and canonical not in names.NAMESPACES and names.kind(canonical) is not None
 
 
 def _local_aliases(fn, local, aliases: dict, imports) -> dict:

@@ -1,0 +1,139 @@
+"""The package-level pre-pass: which modules of the files given build an Estimator for another one.
+
+Trainer packages split the program: `model.py` has the model_fn and `build_estimator(config, params)`,
+`task.py` calls `model.build_estimator(...)` and trains. Neither file converts alone, so before any file is
+rewritten this pass reads (with Python's `ast`, only files that mention an Estimator) every module of a
+package: its top-level helpers that return an Estimator call, and the sibling modules it imports. A file
+then gets a `PackageView` with the text of the modules it depends on: the helpers' modules it imports, and,
+for a helper module, the modules that import it. The view is part of the file's cache key.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+from tf2migrate.engine.imports import ImportMap
+
+
+@dataclass(frozen=True)
+class PackageView:
+    """What one file's rewrite may read of its package: its own dotted name and its neighbours' texts."""
+
+    name: str  # this module's dotted name, e.g. "trainer.task"
+    modules: tuple = ()  # (dotted name, path, text) of each module it depends on
+
+    def text_of(self, name: str) -> Optional[tuple]:
+        return next(((path, text) for n, path, text in self.modules if n == name), None)
+
+    def fingerprint(self) -> bytes:
+        h = hashlib.sha256()
+        for name, path, text in self.modules:
+            h.update(f"{name}\0{len(text)}\0".encode() + text.encode("utf-8", "surrogatepass"))
+        return h.digest()
+
+
+@dataclass
+class _Module:
+    name: str
+    path: str
+    text: str
+    helpers: dict = field(default_factory=dict)  # helper name -> line
+    imports: set = field(default_factory=set)  # dotted names of modules it imports from (absolute)
+
+
+def module_name(path: str) -> Optional[str]:
+    """`trainer.task` for `.../trainer/task.py` when `trainer/` has an `__init__.py`; None outside a package."""
+    folder, base = os.path.split(os.path.abspath(path))
+    if not base.endswith(".py") or not os.path.isfile(os.path.join(folder, "__init__.py")):
+        return None
+    parts = [] if base == "__init__.py" else [base[:-3]]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        folder, pkg = os.path.split(folder)
+        parts.insert(0, pkg)
+    return ".".join(parts)
+
+
+def _estimator_call(node, imports: ImportMap) -> bool:
+    """A call of an Estimator class (the plugin decides exactly; here a wider net only costs a parse)."""
+    if not isinstance(node, ast.Call):
+        return False
+    canonical = imports.ast_canonical(node.func) or ""
+    return canonical.startswith("tf.estimator.") and canonical.rsplit(".", 1)[-1][:1].isupper()
+
+
+def helpers_of(tree, imports: ImportMap) -> dict:
+    """Top-level undecorated functions whose body (docstring aside) is `return Estimator(...)`."""
+    out = {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not stmt.decorator_list:
+            body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                                 and isinstance(s.value.value, str))]
+            if len(body) == 1 and isinstance(body[0], ast.Return) and _estimator_call(body[0].value, imports):
+                out[stmt.name] = stmt.lineno
+    return out
+
+
+def imported_modules(tree, name: str) -> dict:
+    """Local name -> (absolute dotted module, attribute or None) of every `import`/`from ... import`,
+    relative ones resolved against this module's dotted `name`."""
+    out = {}
+    package = name.rsplit(".", 1)[0] if "." in name else ""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    out[alias.asname] = (alias.name, None)
+                else:
+                    out[alias.name.split(".")[0]] = (alias.name.split(".")[0], None)
+                    out[alias.name] = (alias.name, None)  # `import trainer.model`: used as trainer.model
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join(p for p in (*parts, node.module or "") if p) or "."  # outside a package
+            for alias in node.names:
+                out[alias.asname or alias.name] = (base, alias.name)
+    return out
+
+
+def scan(files: dict) -> dict:
+    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others."""
+    modules = {}
+    for path, text in files.items():
+        name = module_name(path)
+        if name is None or "stimator" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        m = _Module(name, path, text, helpers_of(tree, ImportMap.from_ast(tree)))
+        for module, attr in imported_modules(tree, name).values():
+            m.imports.add(module)
+            if attr is not None:
+                m.imports.add(f"{module}.{attr}")  # `from trainer import model`: the module trainer.model
+        modules[name] = m
+    deps = {name: set() for name in modules}
+    for name, m in modules.items():
+        for other in m.imports:
+            if other != name and other in modules:
+                deps[name].add(other)  # a program reads the modules it imports that build Estimators...
+                if modules[other].helpers:
+                    deps[other].add(name)  # ...and a helper's module reads the modules that import it
+    for name, m in modules.items():  # the programs of one helper see each other: one alone may convert it
+        if m.helpers:
+            users = {other for other in deps[name] if name in deps[other]}
+            for user in users:
+                deps[user] |= users - {user}
+            for user in users:  # and the helper's module sees what its programs see: it replays their rewrite
+                deps[name] |= deps[user] - {name}
+    views = {}
+    for name, needed in deps.items():
+        if needed:
+            views[modules[name].path] = PackageView(
+                name, tuple((n, modules[n].path, modules[n].text) for n in sorted(needed)))
+    return views

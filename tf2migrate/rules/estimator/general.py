@@ -1,0 +1,146 @@
+"""The general conversion of a model_fn: a `tf.keras.Model` subclass that keeps the model_fn's own code.
+
+When the model_fn is not a chain of Keras layers with a Keras loss (model_fn.py) and its forward pass
+cannot be cut off alone (shim.py), its statements are still kept, split by what they compute: the
+forward pass (from `features`, `params` and `mode == TRAIN`) goes to `call`, decorated with
+`track_tf1_style_variables`; what each mode computes after it (the loss from `labels`, the metrics'
+inputs, the PREDICT dict) goes to `train_step`, `test_step` and `predict_step`. The mode branches are
+resolved per step (modes.py). The optimizer maps with TF1's numbers (optimizers.py); each
+`tf1.metrics.*` becomes the Keras metric computing the same number from the same arguments.
+Anything else raises Unreadable: the program is then reported and left as it was.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import general_read, modes
+from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.render import names_in
+
+# tf1.metrics.X -> the Keras metric computing the same number from the same (labels, predictions) or values
+METRICS = {"accuracy": "Accuracy", "mean_squared_error": "MeanSquaredError", "mean_absolute_error":
+           "MeanAbsoluteError", "root_mean_squared_error": "RootMeanSquaredError", "mean": "Mean"}
+METRIC_PARAMS = ("labels", "predictions", "weights", "metrics_collections", "updates_collections", "name")
+MEAN_PARAMS = ("values", "weights", "metrics_collections", "updates_collections", "name")
+SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops"}
+
+
+@dataclass
+class GeneralMetric:
+    key: cst.BaseExpression  # the eval_metric_ops key: the Keras metric's name
+    keras: str
+    args: list  # update_state's arguments: expressions, the last one may be ("sample_weight", expr)
+    node: cst.CSTNode
+
+
+@dataclass
+class GeneralPlan:
+    node: cst.FunctionDef  # the model_fn
+    forward: list  # statements kept in `call`, in the model_fn's order (original nodes)
+    outputs: list  # the names `call` returns: forward tensors the steps read
+    train: list  # statements of train_step after the forward pass
+    train_loss: cst.BaseExpression
+    optimizer: object  # optimizers.Optimizer
+    evaluate: Optional[list] = None  # statements of test_step (None: the model_fn has no EVAL spec)
+    eval_loss: Optional[cst.BaseExpression] = None
+    metrics: list = field(default_factory=list)  # GeneralMetric
+    predict: Optional[list] = None  # statements of predict_step (None: no PREDICT dict)
+    predict_output: Optional[cst.BaseExpression] = None
+    uses_params: bool = False  # the model_fn takes params: the builder and the model's constructor get them
+    training: bool = False  # the forward pass reads `mode == ModeKeys.TRAIN`: call's `training`
+    schedule: object = None
+    predictions: object = None  # (the Sequential path's PREDICT function: none here)
+    name: str = "ModelFnModel"
+
+
+def plan(model, ctx) -> GeneralPlan:
+    """The general plan for a model_fn (`model`: its ModelPlan); raises Unreadable with the reason."""
+    fn = model.node
+    body = list(fn.body.body)
+    runs = {}
+    for mode in modes.MODES:
+        stmts, returned = modes.specialize(body, mode, ctx)
+        if returned is not None:
+            for key in set(returned) - SPEC_KEYS:
+                if key != "export_outputs":
+                    raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras "
+                                     "Model subclass: convert by hand")
+        runs[mode] = (stmts, returned or {})
+    env = general_read.Env(ctx)
+    train, spec_t = runs["TRAIN"]
+    if "loss" not in spec_t or "train_op" not in spec_t:
+        raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")
+    kept_t = env.kept(train)
+    optimizer = env.optimizer(spec_t["train_op"], spec_t["loss"])
+    lr = optimizer.learning_rate
+    if isinstance(lr, cst.BaseExpression) and names_in(lr) & (set(general_read.bound_in(body)) | {"features", "labels"}):
+        raise Unreadable(lr, "a learning rate computed in the model_fn (a decay on the global step?) in a model_fn "
+                         "converted to a Keras Model subclass: convert by hand")
+    forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
+    in_forward = {id(s) for s in forward}
+    result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
+    result.uses_params = any(p.name.value == "params" for p in fn.params.params)
+    evaluate, spec_e = runs["EVAL"]
+    if spec_e.get("loss") is not None:
+        seen = {id(s) for s in evaluate}
+        for stmt in forward:
+            if id(stmt) not in seen:
+                raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
+                                 "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
+        result.evaluate = [s for s in env.kept(evaluate) if id(s) not in in_forward]
+        result.eval_loss = spec_e["loss"]
+        if "eval_metric_ops" in spec_e:
+            result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx)
+    predict, spec_p = runs["PREDICT"]
+    if spec_p.get("predictions") is not None:
+        result.predict = [s for s in env.kept(predict) if id(s) not in in_forward]
+        result.predict_output = spec_p["predictions"]
+        for stmt in result.predict:
+            if "labels" in names_in(stmt):
+                raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
+    for stmt in [*result.train, *(result.evaluate or []), *(result.predict or [])]:
+        general_read.check_step_statement(stmt, ctx)
+    read = set()
+    for node in [*result.train, *(result.evaluate or []), *(result.predict or []), result.train_loss,
+                 result.eval_loss, result.predict_output, *[a[1] if isinstance(a, tuple) else a
+                                                            for m in result.metrics for a in m.args]]:
+        if node is not None:
+            read |= names_in(node)
+    bound = general_read.bound_in(forward)
+    result.outputs = [name for name in bound if name in read]
+    if not result.outputs:
+        raise Unreadable(fn.name, "no tensor of the forward pass reaches the loss: convert by hand")
+    from tf2migrate.rules.estimator import training_flag
+
+    result.training = any(training_flag.uses(s, ctx) for s in forward)
+    base = fn.name.value
+    result.name = ("_" if base.startswith("_") else "") + "".join(p.capitalize() for p in base.split("_") if p) + "Model"
+    return result
+
+
+def _metrics(ops, env, ctx) -> list:
+    if isinstance(ops, cst.Name) and ops.value in env.metric_dicts:
+        ops = env.metric_dicts[ops.value]
+    if not isinstance(ops, cst.Dict):
+        raise Unreadable(ops, "eval_metric_ops that is not a dict literal: convert by hand")
+    out = []
+    for el in ops.elements:
+        if not isinstance(el, cst.DictElement):
+            raise Unreadable(el, "eval_metric_ops with ** unpacking: convert by hand")
+        call = el.value
+        if isinstance(call, cst.Name) and call.value in env.metric_calls:
+            call = env.metric_calls[call.value]
+        canonical = ctx.resolve(call.func)[1] if isinstance(call, cst.Call) else None
+        short = canonical[len("tf.metrics."):] if canonical and canonical.startswith("tf.metrics.") else None
+        if short not in METRICS:
+            raise Unreadable(el.value, f"`{canonical or 'this eval metric'}` has no Keras metric computing the same "
+                             "number here: convert it by hand")
+        bound = bind(call, MEAN_PARAMS if short == "mean" else METRIC_PARAMS, canonical)
+        args = [bound["values"]] if short == "mean" else [bound["labels"], bound["predictions"]]
+        if "weights" in bound:
+            args.append(("sample_weight", bound["weights"]))
+        out.append(GeneralMetric(el.key, METRICS[short], args, call))
+    return out

@@ -39,6 +39,7 @@ class Writer:
         self.compat_name = self.fresh("RMSpropTF1")
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
         self.examples_name = self.fresh("_examples" if self.model_fn_name().startswith("_") else "examples_of")
+        self.program_predicts = None  # set when another module's program is the one calling predict
 
     def model_fn_name(self) -> str:
         fn = self.prog.bound.get("model_fn")
@@ -156,7 +157,8 @@ class Writer:
     def examples_function(self) -> str:
         """Estimator.predict yielded one prediction per example, as NumPy values; model.predict and the
         PREDICT dict give one batch. The generator gives back what the program iterated (G2)."""
-        if not self.predictions_function() or not predicts(self.module, self.prog.var):
+        calls = self.program_predicts if self.program_predicts is not None else predicts(self.module, self.prog.var)
+        if not self.predictions_function() or not calls:
             return ""
         i, tf = self.indent, self.tf("tf")
         return (f"def {self.examples_name}(batch):\n"

@@ -57,6 +57,27 @@ def test_usage_errors_exit_2(seed_pair):
     assert runner.invoke(verify_command, ["does_not_exist.py"]).exit_code == 2
 
 
+@pytest.mark.parametrize("side", ["original", "migrated"])
+def test_a_program_with_a_syntax_error_is_one_line_and_exit_3(seed_pair, tmp_path, side):
+    """Python 2 code or a typo: no LibCST traceback and not exit 1 (DIVERGED's code); nothing is started."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import tensorflow as tf\nx = (\n", encoding="utf-8")
+    args = [str(bad)] if side == "original" else [seed_pair[0], str(bad)]
+    for command in (args, args + ["--cluster", "mirrored:2"]):
+        out = CliRunner().invoke(verify_command, command)
+        assert out.exit_code == 3, out.output
+        assert out.output.strip().splitlines() == [f"{bad}:2:5: syntax error: '(' was never closed (the program "
+                                                   "cannot run: not verified)"], out.output
+        assert out.exception is None or isinstance(out.exception, SystemExit)
+
+
+def test_a_file_only_libcst_refuses_is_one_line_too(tmp_path):
+    from tf2migrate.harness import codemod_sides, unparsable
+
+    with pytest.raises(unparsable.UnparsableProgram, match=r"^.*odd\.py:\d+:\d+: the codemod cannot parse it"):
+        codemod_sides.rewrite_all(str(tmp_path / "odd.py"), "x = (\n")
+
+
 @pytest.mark.slow
 def test_real_subprocess(seed_pair, tmp_path):
     proc = subprocess.run([PYTHON, "-m", "tf2migrate.cli.verify_cmd", *seed_pair, "--cluster", "auto",

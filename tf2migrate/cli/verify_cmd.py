@@ -94,7 +94,7 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
     Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file (with -m, the
     package into a temporary copy). Arguments after `--` are passed to both programs.
     """
-    from tf2migrate.harness import api, report
+    from tf2migrate.harness import api, report, unparsable
 
     args = click.get_current_context().meta.get("program_args", ())
 
@@ -111,6 +111,9 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
                             migrated_python=migrated_python, tolerance=tolerance)
     except api.VerifyUsageError as e:
         raise click.UsageError(str(e)) from e
+    except unparsable.UnparsableProgram as e:  # a program that cannot run: INCOMPARABLE's exit code
+        click.echo(str(e))
+        raise SystemExit(api.EXIT_PROGRAM_FAILED) from None
     for d in result.rewrite_diagnostics:
         click.echo(f"codemod: {d}", err=True)
     click.echo(report.table(result))

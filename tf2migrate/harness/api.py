@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
 from tf2migrate.harness import topology as topo_lib
+from tf2migrate.harness import legacy, unparsable
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -109,6 +110,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
         raise VerifyUsageError(f"--mode must be exact, statistical or auto, not {mode!r}")
     if tolerance not in tol_lib.CHOICES:
         raise VerifyUsageError(f"--tolerance must be one of {', '.join(tol_lib.CHOICES)}, not {tolerance!r}")
+    unparsable.check(original, migrated)  # UnparsableProgram: one line, exit 3, nothing started
     pythons = {"original": _interpreter(original_python, "--original-python"),
                "migrated": _interpreter(migrated_python, "--migrated-python")}
     if cwd is not None and not os.path.isdir(cwd):
@@ -244,6 +246,12 @@ def _judge(result):
                           f"applied, accepted as intended changes)")
     if tol_lib.cross_version(result.original, result.migrated):
         result.reason += f" (tolerance {result.tolerance})"
+    api_notes = [n for n in result.original.notes if n.startswith("original API")]
+    if api_notes:  # which TF the baseline is: TF 1.x and TF2 mean other numbers for some of the same calls
+        result.compared.insert(0, api_notes[0])
+    if any(n.startswith(legacy.AMBIGUOUS) for n in api_notes):
+        result.reason += " (the original's TF version is ambiguous: it ran with TF2 behaviour; " \
+                         "`--original-api v1` runs it as TF 1.x did)"
     result.first_diverged_step, result.details = v.first_diverged_step, v.details
     result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result

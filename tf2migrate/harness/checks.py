@@ -5,6 +5,7 @@ alignment), their dropouts, their input pipelines, the non-trainable state train
 evaluate results. Each `check_*` returns (scope, causes): one line for the verdict's "compared" list, and
 the differences that make the pair DIVERGED.
 """
+from tf2migrate.harness.queue_inputs import UNCONTROLLED
 from tf2migrate.harness import compare
 from tf2migrate.harness.compare import rel_diff
 
@@ -73,6 +74,13 @@ def check_pipeline(original, migrated):
     if shuffles_o != shuffles_m:  # batch/repeat calls also come from eval pipelines built before training
         hint = (f"the input shuffles differ: original {' -> '.join(o) or 'none'}; migrated "
                 f"{' -> '.join(m) or 'none'}")
+    free = [f"{side} {p[len(UNCONTROLLED):]}" for side, ps in (("original", o), ("migrated", m))
+            for p in ps if p.startswith(UNCONTROLLED)]
+    if free:  # queue shuffles: no seed makes them repeat, so no loss difference can be blamed on the migration
+        scope = ("input order: NOT controlled (queue shuffles: their order depends on thread timing, no seed "
+                 "fixes it): " + "; ".join(free) + "; " + scope.split("; ", 1)[1])
+        hint = ("the input order is not controlled (" + "; ".join(free) + ": a queue shuffle): each run reads the "
+                "examples in another order, so the losses may differ even for the same program; use tf.data")
     return scope, hint
 
 

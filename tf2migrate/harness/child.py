@@ -91,17 +91,6 @@ def _sources(spec):
     return texts
 
 
-def _needs_legacy(legacy, texts):
-    for text in texts:
-        try:
-            if legacy.needs_legacy(text):
-                return True
-        except SyntaxError:
-            if len(texts) == 1:
-                raise
-    return False
-
-
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
                                     legacy, versions)
@@ -118,7 +107,8 @@ def _prepare(spec, recorder):
                          "keras": f"{keras.root} {keras.version}"}
     api = spec.get("api", "v2")
     if api == "auto":
-        api = "v1" if _needs_legacy(legacy, texts) else "v2"
+        api, why = legacy.choose_api(texts)
+        recorder.notes.append(why)
     recorder.api = api
     determinism.apply(spec.get("seed", 0), recorder, share_masks=spec.get("share_masks", True))
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")

@@ -26,7 +26,14 @@ def rewrite_all(original, text, source="auto"):
     (its path is in the result), so the user can read what was verified. `source`: `tf1` when the user said
     the original is TF1 code (`--original-api v1`), so the upgrades that need to know run."""
     selection, rewrite_text = _codemod()
-    out = rewrite_text(text, original, selection(source=source))
+    try:
+        out = rewrite_text(text, original, selection(source=source))
+    except Exception as e:  # LibCST's ParserSyntaxError: Python compiled the file, LibCST cannot parse it
+        if type(e).__name__ != "ParserSyntaxError":
+            raise
+        from tf2migrate.harness.unparsable import from_libcst
+
+        raise from_libcst(original, e) from e
     fd, path = tempfile.mkstemp(prefix="tf2migrate-migrated-", suffix="_" + os.path.basename(original))
     with os.fdopen(fd, "w") as f:
         f.write(out.code)

@@ -9,7 +9,8 @@
   `shuffle(...).repeat(...)`, which TF2 programs are migrated to.
 - Dropout stays active with masks both sides draw the same way (`dropout.py`).
 The pipeline calls (shuffle, batch, repeat) of the program's own code made before its first training step
-are recorded, so that a divergence can name the difference.
+are recorded, so that a divergence can name the difference. Queue-based input (`numpy_input_fn(shuffle=True)`,
+`shuffle_batch`, ...): `queue_inputs.py`.
 """
 import os
 import random
@@ -24,13 +25,14 @@ def apply(seed, recorder, share_masks=True):
     import numpy as np
     import tensorflow as tf
 
-    from tf2migrate.harness import dropout
+    from tf2migrate.harness import dropout, queue_inputs
 
     random.seed(seed)
     np.random.seed(seed)
     tf.random.set_seed(seed)
     _seed_every_graph(seed)
     _seeded_shuffle(tf, recorder)
+    queue_inputs.install(recorder, _record_before_training)
     _keep_first_keras_iterator()
     dropout.install(seed, recorder, share_masks)
     _seed_estimators(seed)
@@ -55,6 +57,11 @@ def library_dirs():
 
 def _record(recorder, text):
     if not recorder.losses and _from_user_code():
+        recorder.pipeline.append(text)
+
+
+def _record_before_training(recorder, text):
+    if not recorder.losses:
         recorder.pipeline.append(text)
 
 

@@ -2,8 +2,9 @@
 
 `tensorflow` resolves to `tensorflow.compat.v1` with v2 behaviour disabled, and the few names removed after
 TF 1.x that have a direct successor are provided as aliases of that successor (api-mapping.md section 2).
-`needs_legacy` decides `--original-api auto`: legacy mode is used when the program names something that
-exists under `tf.compat.v1` but not in TF2, i.e. a program that would fail without it.
+`choose_api` decides `--original-api auto`: legacy mode is used for a program the rewrite reads as TF1
+(`engine/tf_version.py`), or that names something that exists under `tf.compat.v1` but not in TF2 (it would
+fail without it); an ambiguous program runs with TF2 behaviour and the report says so.
 """
 import ast
 import sys
@@ -61,6 +62,48 @@ def needs_legacy(source):
             return True
         if not _resolves(tf, chain) and _resolves(tf.compat.v1, chain):
             return True
+    return False
+
+
+def choose_api(texts):
+    """(api, note) for `--original-api auto`, the rewrite's own TF1/TF2 reading of the program
+    (`engine/tf_version.py`) first: TF1 -> v1; a name only compat.v1 has -> v1 (it would fail otherwise);
+    TF2 -> v2. Neither (no TF1-only name, no TF2 marker) is ambiguous: it runs with TF2 behaviour, and the
+    note says so, since TF 1.x meant other numbers for some of the same calls (canned estimators summed
+    their loss over the batch, TF2's average it)."""
+    from tf2migrate.engine.imports import ImportMap
+    from tf2migrate.engine.tf_version import TFVersion, decide
+
+    verdicts = []
+    for text in texts:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        verdicts.append(decide(tree, ImportMap.from_ast(tree)))
+    tf1 = [v for v in verdicts if v.version is TFVersion.TF1]
+    if tf1:
+        return "v1", f"original API: TF 1.x (auto: the program reads as TF1 code, it {tf1[0].reason})"
+    if _needs_legacy_any(texts):
+        return "v1", "original API: TF 1.x (auto: it uses names only tf.compat.v1 has)"
+    tf2 = [v for v in verdicts if v.version is TFVersion.TF2]
+    if tf2:
+        return "v2", f"original API: TF2 (auto: the program reads as TF2 code, it {tf2[0].reason})"
+    return "v2", (f"{AMBIGUOUS}TF2 behaviour (auto: neither TF1-only names nor a TF2 marker, so it may be TF 1.x or "
+                  "TF2 code); `--original-api v1` runs it as TF 1.x did")
+
+
+AMBIGUOUS = "original API ambiguous, ran with "
+
+
+def _needs_legacy_any(texts):
+    for text in texts:
+        try:
+            if needs_legacy(text):
+                return True
+        except SyntaxError:
+            if len(texts) == 1:
+                raise
     return False
 
 

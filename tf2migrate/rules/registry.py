@@ -34,6 +34,7 @@ from tf2migrate.rules.upgrade.name_scope import NameScope
 from tf2migrate.rules.upgrade.pool_seed import PoolSeed
 from tf2migrate.rules.upgrade.regularizers import Regularizers
 from tf2migrate.rules.upgrade.save_format import SaveFormat
+from tf2migrate.rules.upgrade.shape_value import ShapeValue
 from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
 from tf2migrate.rules.upgrade.strings_split import StringsSplit
 
@@ -42,7 +43,7 @@ CODE_RULES = (
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
-    DeviceFunction,
+    DeviceFunction, ShapeValue,
     LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
     Unconverted,  # reads what the Estimator converter left, so it runs after it
     KerasTarget,  # last: switches Keras for a file the rules above changed

@@ -38,6 +38,8 @@ class TablePlugin(Plugin):
             actions = self.tables.by_symbol.get(key) if key else None
             if actions and _explicit_compat_v1(expr):
                 actions = tuple(a for a in actions if not a.generated)  # written so on purpose: kept
+            if actions and self._alias_follows(expr):
+                actions = tuple(a for a in actions if a.new is None)  # the alias's source is renamed instead
             if actions:
                 if any(a.new is not None and a.new == literal for a in actions):
                     return (), literal  # already written as its target (`tf1.Session` under compat.v1): done
@@ -106,7 +108,11 @@ class TablePlugin(Plugin):
         """Carry a module finding outwards along `tf.contrib.rnn.X`: the outermost name is shown, the most
         specific module is named."""
         canonical = self.ctx.resolve(node)[1] if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if self._alias_follows(node):
+            self._renamed_ids.add(id(node))
+            canonical = None
         if isinstance(node, cst.Attribute) and id(node.value) in self._renamed_ids:
+            self._renamed_ids.add(id(node))  # and their members: `tf.app.flags.FLAGS.batch_size`
             canonical = None  # `tf.app.flags` became `tf.compat.v1.app.flags`: its members are fine
         module = None
         if canonical is not None:
@@ -118,6 +124,22 @@ class TablePlugin(Plugin):
             module = inner[1]
         if module is not None:
             self._modules[id(node)] = (node, module)
+
+    def _alias_follows(self, node) -> bool:
+        """`flags` after `flags = tf.flags` (or `FLAGS` after `FLAGS = flags.FLAGS`): the assignment renames
+        its source (or a name the source is under), so the alias means the new name and its uses stay."""
+        if not isinstance(node, cst.Name) or self.ctx.shadowed(node.value):
+            return False
+        binding = self.ctx.imports.bindings.get(node.value)
+        if binding is None or not binding.assigned:
+            return False
+        literal, canonical = self.ctx.resolve(node)
+        while canonical:
+            actions = self._usable(self.tables.by_symbol.get(canonical, ()), literal)
+            if any(a.new is not None and not a.on_call and not (a.call and a.call.guard) for a in actions):
+                return True
+            canonical = canonical.rpartition(".")[0]
+        return False
 
     def leave_module(self, original, updated):
         for node, module in self._modules.values():

@@ -38,6 +38,8 @@ class Writer:
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
         self.compat_name = self.fresh("RMSpropTF1")
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
+        self.examples_name = self.fresh("_examples" if self.model_fn_name().startswith("_") else "examples_of")
+        self.program_predicts = None  # set when another module's program is the one calling predict
 
     def model_fn_name(self) -> str:
         fn = self.prog.bound.get("model_fn")
@@ -151,3 +153,34 @@ class Writer:
         code = cst.Module(body=kept, default_indent=i).code
         body = "".join(f"{i}{line}\n" for line in code.rstrip("\n").split("\n")) if steps else ""
         return f"def {self.pred_name}({plan.chain.output}):\n{body}{i}return {self.text(pred)}\n"
+
+    def examples_function(self) -> str:
+        """Estimator.predict yielded one prediction per example, as NumPy values; model.predict and the
+        PREDICT dict give one batch. The generator gives back what the program iterated (G2)."""
+        calls = self.program_predicts if self.program_predicts is not None else predicts(self.module, self.prog.var)
+        if not self.predictions_function() or not calls:
+            return ""
+        i, tf = self.indent, self.tf("tf")
+        return (f"def {self.examples_name}(batch):\n"
+                f'{i}"""One prediction per example, as Estimator.predict yielded them."""\n'
+                f"{i}batch = {tf}.nest.map_structure({tf}.get_static_value, batch)\n"
+                f"{i}if not isinstance(batch, dict):\n"
+                f"{i}{i}yield from batch\n"
+                f"{i}{i}return\n"
+                f"{i}for index in range(len(next(iter(batch.values())))):\n"
+                f"{i}{i}yield {{key: value[index] for key, value in batch.items()}}\n")
+
+
+def predicts(module: cst.Module, var: str) -> bool:
+    """Whether the program calls `<var>.predict(...)`."""
+    found = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_Call(self, node):
+            f = node.func
+            if isinstance(f, cst.Attribute) and f.attr.value == "predict" and isinstance(f.value, cst.Name) \
+                    and f.value.value == var:
+                found.append(node)
+
+    module.visit(_Find())
+    return bool(found)

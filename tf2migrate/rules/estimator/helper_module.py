@@ -65,6 +65,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     w = emit.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
     other_module.public(w)  # the names the program calls (other_module.owner_writer)
+    w.program_predicts = emit.predicts(nb.module, w_d.prog.var)
     shown = other_module.shown(ctx, nb.path)
     if not ctx.report(here.call, "TFM301", f"the model_fn became `{w.build_name}`, which {shown} now calls "
                       "(its Estimator program is converted with this module)"):
@@ -112,7 +113,7 @@ def _converts(ctx, nb) -> bool:
 
 def _body(original, updated, model_at: int, helper, w, plan) -> list:
     """The module with the model_fn's builder where the model_fn stood and without the helper."""
-    parts = (assemble.optimizers_compat(plan, w), w.build_function(), w.predictions_function())
+    parts = (assemble.optimizers_compat(plan, w), w.build_function(), w.predictions_function(), w.examples_function())
     built = "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
     out, carried = [], None
     for k, stmt in enumerate(updated.body):

@@ -32,7 +32,7 @@ def read_model(prog, ctx) -> None:
         return
     there = other_module.owner_writer(prog, b.owner, "none") if not b.prefix else None
     taken = render.names_in(ctx.module) if there is not None else set()
-    if there is not None and (there.build_name in taken or there.pred_name in taken):
+    if there is not None and (there.build_name in taken or there.pred_name in taken or there.examples_name in taken):
         prog.blockers.append(Unreadable(site, f"this module already has a `{there.build_name}` or `{there.pred_name}`, "
                                         f"the names {where} gives the converted model_fn: import its module instead"))
         return

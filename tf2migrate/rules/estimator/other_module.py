@@ -100,7 +100,7 @@ def owner_writer(prog, owner: Neighbour, kind: str):
 
 def public(w):
     """Another module calls them: `build_model` and `predictions_of`, even for a private `_model_fn`."""
-    for attr, base in (("build_name", "build_model"), ("pred_name", "predictions_of")):
+    for attr, base in (("build_name", "build_model"), ("pred_name", "predictions_of"), ("examples_name", "examples_of")):
         if getattr(w, attr).startswith("_"):
             w.taken.discard(getattr(w, attr))
             setattr(w, attr, w.fresh(base))
@@ -115,6 +115,7 @@ def adapt(w) -> None:
     there = owner_writer(w.prog, b.owner, w.kind)
     dot = f"{b.prefix}." if b.prefix else ""
     w.build_name, w.pred_name = dot + there.build_name, dot + there.pred_name
+    w.examples_name = dot + there.examples_name  # written next to the predictions function, there
     w.predictions_function = there.predictions_function  # written there; here only asked whether there is one
     if b.prefix.split(".")[0] == "model" and w.model_var != "model":
         w.taken.discard(w.model_var)
@@ -144,7 +145,8 @@ def imports_renamed(body: list, prog, w) -> list:
     b = external(prog)
     if b is None or b.prefix:
         return body
-    wanted = [w.build_name] + ([w.pred_name] if f"{w.pred_name}(" in cst.Module(body=body).code else [])
+    code = cst.Module(body=body).code
+    wanted = [w.build_name] + [name for name in (w.examples_name, w.pred_name) if f"{name}(" in code]
     out = []
     for stmt in body:
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None

@@ -171,7 +171,8 @@ class EstimatorToKeras(Plugin):
                 new_body += assemble.with_lines(w.parse("\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)), stmt)
             elif i == prog.model_fn_index:
                 parts = [shim.layer_class(shim_plan, w) if shim_plan else "", assemble.optimizers_compat(model, w),
-                         w.build_function(shim.construct(shim_plan) if shim_plan else None), w.predictions_function()]
+                         w.build_function(shim.construct(shim_plan) if shim_plan else None), w.predictions_function(),
+                         w.examples_function()]
                 new_body += assemble.with_lines(w.parse("\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)), stmt)
             elif i == prog.estimator:
                 model_at = len(new_body)

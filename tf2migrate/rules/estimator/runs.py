@@ -243,8 +243,9 @@ class Runs:
             return self.evaluate(bound["input_fn"], bound.get("steps"))
         predict = f"{self.w.model_var}.predict({self.dataset(bound['input_fn'])})"
         if self.w.predictions_function():
-            self.notes.append((call, "TFM314", "predict returns one batched dict, not one dict per example"))
-            return f"{self.w.pred_name}({predict})"
+            self.notes.append((call, "TFM314", f"predict yields one dict per example: {self.w.examples_name} "
+                               "unbatches model.predict's batch, with NumPy values"))
+            return f"{self.w.examples_name}({self.w.pred_name}({predict}))"
         return predict
 
 

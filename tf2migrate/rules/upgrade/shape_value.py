@@ -1,0 +1,77 @@
+"""TFM667: `x.shape[-1].value` (TF1's `Dimension.value`) -> `tf.compat.dimension_value(x.shape[-1])`."""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.base import Plugin, RuleInfo
+
+SHAPE_ATTRS = ("shape", "dims")  # `x.shape[i]`, `x.shape.dims[i]`, `x.get_shape().dims[i]`
+SHAPE_CALLS = ("get_shape",)  # `x.get_shape()[i]`
+
+
+class ShapeValue(Plugin):
+    """A TF1 `TensorShape` holds `Dimension`s, so code reads a static size as `x.shape[-1].value` (BERT:
+    `hidden_size = output_layer.shape[-1].value`). TF2 shapes hold plain ints (or None), and `.value`
+    raises AttributeError, in graph mode too. `tf.compat.dimension_value(x.shape[-1])` (the function
+    `tf.compat.v1.dimension_value` is) returns the int under either behaviour, so in a file known to be TF1
+    the `.value` is replaced by it, written through the file's own TensorFlow alias. Elsewhere (a `.value`
+    on something that may not be a TF shape) it is reported, not rewritten."""
+
+    wake = "shape_value"
+    infos = (
+        RuleInfo(
+            code="TFM667",
+            name="dimension-value",
+            summary="x.shape[i].value / x.get_shape()[i].value -> tf.compat.dimension_value(x.shape[i])",
+            message="`Dimension.value` is gone in TF2 (shapes hold ints): use `tf.compat.dimension_value`",
+            why=__doc__,
+            before="import tensorflow as tf\n\n\ndef head(x, num_labels):\n"
+                   "    hidden_size = x.shape[-1].value\n"
+                   "    w = tf.get_variable(\"w\", [num_labels, hidden_size])\n"
+                   "    return tf.matmul(x, w, transpose_b=True)\n",
+            after="import tensorflow as tf\n\n\ndef head(x, num_labels):\n"
+                  "    hidden_size = tf.compat.dimension_value(x.shape[-1])\n"
+                  "    w = tf.compat.v1.get_variable(\"w\", [num_labels, hidden_size])\n"
+                  "    return tf.matmul(x, w, transpose_b=True)\n",
+        ),
+    )
+
+    def leave_reference(self, original, updated):
+        if not (isinstance(original, cst.Attribute) and original.attr.value == "value"
+                and _dimension(original.value)):
+            return updated
+        answer = self.ctx.tf1_semantics(None)
+        if not answer:
+            why = "this file is TF2 code" if answer is False else (
+                f"cannot tell whether this file is TF1 code ({self.ctx.tf_version.reason})")
+            self.ctx.report(original, "TFM667", "`.value` of a shape dimension raises AttributeError on TF2 "
+                            f"shapes; not rewritten: {why}. `tf.compat.dimension_value(...)` works on both",
+                            fixable=False)
+            return updated
+        if not self.ctx.report(original, "TFM667"):
+            return updated
+        function = self._dimension_value()
+        dimension = updated.value.with_changes(lpar=[], rpar=[])
+        return cst.Call(func=function, args=[cst.Arg(dimension)], lpar=updated.lpar, rpar=updated.rpar)
+
+    def _dimension_value(self) -> cst.BaseExpression:
+        """`tf.compat.dimension_value`: the same function as `tf.compat.v1.dimension_value`, in TF 1.13+ and
+        TF2 and under `tensorflow.compat.v1` too, so it is written through the file's own alias (no new
+        import) and no table renames it again."""
+        v2, v1 = self.ctx.imports.v2_alias(), self.ctx.imports.v1_alias()
+        if v2 is None and v1 is not None:
+            return cst.parse_expression(f"{v1}.compat.dimension_value")
+        return self.ctx.emit.attribute("tf.compat.dimension_value")
+
+
+def _dimension(node) -> bool:
+    """`<shape>[i]` with one plain index, where `<shape>` is `.shape`, `.dims` or `.get_shape()`."""
+    if not (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
+        return False
+    if isinstance(node.slice[0].slice.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return False  # `config.shape["value"]`: a mapping, not a shape
+    shape = node.value
+    if isinstance(shape, cst.Attribute):
+        return shape.attr.value in SHAPE_ATTRS
+    return isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
+        and shape.func.attr.value in SHAPE_CALLS

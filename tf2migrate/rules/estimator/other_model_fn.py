@@ -60,7 +60,8 @@ def read_model(prog, ctx) -> None:
             prog.blockers.append(Unreadable(site, f"the helper in {where} computes Estimator({key}=...) itself: "
                                             "pass it as a parameter or convert by hand"))
             return
-    if _reads(b.owner.module, fn.value) != 1 or _reads(b.owner.module, b.fn.name.value):
+    if (render.references(b.owner.module, fn.value, plain=True) != 1
+            or render.references(b.owner.module, b.fn.name.value, plain=True)):
         prog.blockers.append(Unreadable(site, f"`{fn.value}` or `{b.fn.name.value}` is used elsewhere in {where}: "
                                         "both go with the conversion; convert by hand"))
         return
@@ -73,32 +74,6 @@ def read_model(prog, ctx) -> None:
                                         "metric_fn or a partitioner: these convert only when the model_fn is in the "
                                         "program's module; move it there or convert by hand"))
     prog.model = plan
-
-
-def _reads(module, name: str) -> int:
-    """How many times `name` is read in `module` (not a def's own name, a keyword or an attribute)."""
-    count = 0
-
-    class _V(cst.CSTVisitor):
-        def visit_Name(self, node):
-            nonlocal count
-            count += node.value == name
-
-        def visit_Attribute(self, node):
-            node.value.visit(self)
-            return False
-
-        def visit_Arg(self, node):
-            node.value.visit(self)
-            return False
-
-        def visit_FunctionDef(self, node):
-            for part in (node.params, node.body, *node.decorators):
-                part.visit(self)
-            return False
-
-    module.visit(_V())
-    return count
 
 
 def _foreign(value, builder) -> bool:

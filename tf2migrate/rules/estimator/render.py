@@ -111,14 +111,27 @@ def one_per_line(expr, indent: str):
                                 closing: close.with_changes(whitespace_before=cst.SimpleWhitespace(""))})
 
 
-def references(module, name: str) -> int:
-    """How many times `name` is read in `module` (a def's own name is no use of it)."""
+def references(module, name: str, *, plain: bool = False) -> int:
+    """How many times `name` is read in `module` (a def's own name is no use of it). `plain`: only as a
+    plain name, not as an attribute (`x.name`) or a keyword (`f(name=...)`)."""
     count = 0
 
     class _V(cst.CSTVisitor):
         def visit_Name(self, node):
             nonlocal count
             count += node.value == name
+
+        def visit_Attribute(self, node):
+            if not plain:
+                return True
+            node.value.visit(self)
+            return False
+
+        def visit_Arg(self, node):
+            if not plain:
+                return True
+            node.value.visit(self)
+            return False
 
         def visit_FunctionDef(self, node):
             for part in (node.params, node.body, *node.decorators, *([node.returns] if node.returns else [])):

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from harness_support import MUTANTS, SEED_DIR, _seen, assert_nothing_left, remember
+from harness_support import MUTANTS, PAIRS, SEED_DIR, _seen, assert_nothing_left, remember
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +32,15 @@ def verify():
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The mutation score of the proof (test_mutants.py), over the mutants that ran."""
+    """The differences measured per program pair (on TF 2.15, and with the migrated side on TF 2.21), then the
+    mutation score of the proof (test_mutants.py), over the pairs and mutants that ran."""
+    if PAIRS:
+        terminalreporter.section("program pairs: largest differences per step")
+        for case, (verdict, rel, abs_, tolerance) in sorted(PAIRS.items()):
+            terminalreporter.write_line(f"{case}: {verdict} max rel {rel:.3g} max abs {abs_:.3g} ({tolerance[:70]})")
+        cross = [v[1] for k, v in PAIRS.items() if "-tf221-" in k and v[0] == "EQUIVALENT"]
+        if cross:
+            terminalreporter.write_line(f"largest cross-version relative difference: {max(cross):.3g}")
     if not MUTANTS:
         return
     caught = [k for k, (verdict, _) in MUTANTS.items() if verdict in ("DIVERGED", "INCOMPARABLE")]

@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 
-from harness_support import ROOT, tf221_python
+from harness_support import PAIRS, ROOT, tf221_python
 
 
 def _skip(folder, reason, suffix):
@@ -82,6 +82,8 @@ def _check(folder, config, entry, verify, **cross):
     original, migrated, run = _sides(folder, entry)
     result = verify(original, migrated, init_values=config.get("initial_values"),
                     accept_fixes=entry.get("accept_fix", ()), timeout=300, **run, **options, **cross)
+    case = os.path.basename(os.path.normpath(folder)) + ("-tf221" if cross else "") + f"-{entry['cluster']}"
+    PAIRS[case] = (result.verdict, result.max_rel_diff, result.max_abs_diff, result.tolerance)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)
     assert result.accepted_fixes == entry.get("accept_fix", [])    # each accepted fix really changed the original

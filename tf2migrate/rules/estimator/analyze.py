@@ -133,7 +133,8 @@ def elsewhere(module, ctx) -> Optional[Program]:
     prog = Program(-1, "", found[0], {})
     why = ("Estimator built in a nested block, an expression or several functions: the conversion handles a "
            "program at the top level of a module or directly in one function's body; move it there or convert by hand")
-    prog.blockers = [Unreadable(call, why) for call in found]
+    helpers = builders.helper_returns(module, lambda value: is_estimator(value, ctx))
+    prog.blockers = [Unreadable(call, helpers.get(id(call), why)) for call in found]
     return prog
 
 

@@ -58,6 +58,7 @@ class Program:
     export_calls: list = field(default_factory=list)  # every exporter call and export_saved_model run
     builder: Optional[builders.Builder] = None  # the helper that returns the Estimator, if it is built by one
     builder_site: Optional[cst.Call] = None  # the call of that helper (or the Estimator call itself)
+    model_fn_alias: Optional[str] = None  # `model_function = model_fn`: the alias, which goes with the model_fn
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:
@@ -132,7 +133,8 @@ def elsewhere(module, ctx) -> Optional[Program]:
     prog = Program(-1, "", found[0], {})
     why = ("Estimator built in a nested block, an expression or several functions: the conversion handles a "
            "program at the top level of a module or directly in one function's body; move it there or convert by hand")
-    prog.blockers = [Unreadable(call, why) for call in found]
+    helpers = builders.helper_returns(module, lambda value: is_estimator(value, ctx))
+    prog.blockers = [Unreadable(call, helpers.get(id(call), why)) for call in found]
     return prog
 
 
@@ -239,8 +241,9 @@ def _model(module, prog, ctx) -> None:
         other_model_fn.read_model(prog, ctx)
         return
     if callee(prog.call, ctx) in canned.CANNED:
-        prog.model = canned.read(prog.call, prog.bound, ctx, prog.values)
+        prog.model = canned.read(prog.call, prog.bound, ctx, prog.values, prog.defs)
         return
+    _follow_alias(module, prog)
     fn = prog.bound.get("model_fn")
     if not isinstance(fn, cst.Name) or not isinstance(prog.defs.get(fn.value), cst.FunctionDef):
         prog.blockers.append(Unreadable(fn or prog.call, "model_fn is not a function defined at the top level "
@@ -253,3 +256,19 @@ def _model(module, prog, ctx) -> None:
     for name in prog.model.metric_fns:  # a TPU metric_fn only the model_fn used goes with it
         if render.references(module, name) == 1:
             prog.removed.add(next(i for i, stmt in enumerate(module.body) if stmt is prog.defs[name]))
+
+
+def _follow_alias(module, prog: Program) -> None:
+    """`model_function = model_fn; Estimator(model_fn=model_function)`: the model_fn is the function the alias
+    names, when the alias is assigned once at the top level; that assignment goes away with the model_fn."""
+    fn = prog.bound.get("model_fn")
+    if not isinstance(fn, cst.Name) or fn.value in prog.defs:
+        return
+    found = [(i, value) for i, stmt in enumerate(module.body) for name, value in [assignment(stmt)] if name == fn.value]
+    if len(found) != 1 or not isinstance(found[0][1], cst.Name):
+        return
+    i, target = found[0]
+    if isinstance(prog.defs.get(target.value), cst.FunctionDef) and i < prog.estimator:
+        prog.bound = {**prog.bound, "model_fn": target}
+        prog.model_fn_alias = fn.value
+        prog.removed.add(i)

@@ -65,6 +65,9 @@ def render_kept(stmt, prog, ctx, notes, orig=None):
     columns = getattr(prog.model, "columns_name", None)
     if columns is not None and uses.assignment(stmt)[0] == columns.value:
         return respell(stmt, ctx)
+    helper = getattr(prog.model, "columns_helper", None)
+    if helper is not None and isinstance(stmt, cst.FunctionDef) and stmt.name.value == helper:
+        return respell(stmt, ctx)  # the function that returns the feature columns is kept with them
     return stmt
 
 

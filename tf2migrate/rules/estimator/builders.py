@@ -73,3 +73,34 @@ def substitute(bound: dict, builder: Builder, site: cst.Call) -> dict:
         else:
             out[key] = value
     return out
+
+
+def helper_returns(module: cst.Module, is_estimator) -> dict:
+    """id(Estimator call) -> message, for the calls a top-level helper returns when it is no one-`return`
+    helper (`find`): in an if/else, `return A(...) if deep else B(...)`, or with other statements before."""
+    out = {}
+    for stmt in module.body:
+        if not isinstance(stmt, cst.FunctionDef) or find(cst.Module(body=[stmt]), is_estimator):
+            continue
+        returned = []
+
+        class _Returns(cst.CSTVisitor):
+            def visit_FunctionDef(self, node):
+                return node is stmt  # a nested def's returns are not the helper's
+
+            def visit_Return(self, node):
+                if node.value is not None:
+                    returned.extend(v for v in _values(node.value) if is_estimator(v))
+
+        stmt.visit(_Returns())
+        name = stmt.name.value
+        why = (f"`{name}` returns an Estimator but is not a helper whose body is one `return Estimator(...)`"
+               + (f" (it chooses between {len(returned)} Estimators)" if len(returned) > 1 else "")
+               + ": the conversion reads only that form; write one such helper per Estimator, or convert by hand")
+        out.update((id(v), why) for v in returned)
+    return out
+
+
+def _values(expr) -> list:
+    """`A(...) if test else B(...)`: both."""
+    return _values(expr.body) + _values(expr.orelse) if isinstance(expr, cst.IfExp) else [expr]

@@ -40,6 +40,7 @@ class CannedPlan:
     bound: dict
     columns: list = field(default_factory=list)  # numeric_column calls
     columns_name: object = None  # the Name the columns list was assigned to, if any
+    columns_helper: object = None  # `cols = get_columns()`: the name of the function returning the list
     blockers: list = field(default_factory=list)
     forward_blockers: list = field(default_factory=list)
     notes: list = field(default_factory=list)
@@ -59,7 +60,7 @@ class CannedPlan:
         return n
 
 
-def read(call, bound, ctx, values) -> CannedPlan:
+def read(call, bound, ctx, values, defs=None) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
     plan = CannedPlan(canonical, bound)
     for name, value in bound.items():
@@ -69,8 +70,13 @@ def read(call, bound, ctx, values) -> CannedPlan:
     cols = bound.get("feature_columns")
     if isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
         plan.columns_name, cols = cols, values[cols.value]
+    elif isinstance(cols, cst.Name) and returned_list(values.get(cols.value), defs or {}) is not None:
+        plan.columns_name, plan.columns_helper = cols, values[cols.value].func.value
+        cols = returned_list(values[cols.value], defs)
     if not isinstance(cols, (cst.List, cst.Tuple)):
-        plan.blockers.append(Unreadable(cols or call, "feature_columns that are not a list literal: convert by hand"))
+        plan.blockers.append(Unreadable(cols or call, "feature_columns that are not a list literal, a name assigned "
+                                        "one, or a name assigned a call of a function of this file that only "
+                                        "returns one: convert by hand"))
         return plan
     for el in cols.elements:
         v = el.value
@@ -83,6 +89,24 @@ def read(call, bound, ctx, values) -> CannedPlan:
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
     return plan
+
+
+def returned_list(value, defs):
+    """`get_columns()` where `def get_columns(): return [...]` (a docstring allowed): the list literal it returns.
+    Only a function with no parameters and that one statement: its list is then the same on every call."""
+    if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Name)):
+        return None
+    fn = defs.get(value.func.value)
+    if not isinstance(fn, cst.FunctionDef) or fn.decorators or fn.params.params or fn.params.kwonly_params \
+            or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None:
+        return None
+    body = [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                                            and isinstance(s.body[0], cst.Expr)
+                                            and isinstance(s.body[0].value, cst.SimpleString))]
+    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, (cst.List, cst.Tuple)):
+        return body[0].body[0].value
+    return None
 
 
 def keras3_inputs(plan: CannedPlan, ctx):

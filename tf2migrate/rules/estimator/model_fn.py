@@ -71,7 +71,12 @@ def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> ModelPlan:
             plan.forward_indices.append(index + (len(fn.body.body) - len(body)))
     if plan.loss is None and not plan.blockers and not plan.forward_blockers:
         plan.block(fn.name, "no TF1 loss found in model_fn: convert it by hand")
-    if plan.optimizer is None and not plan.blockers:
+    if plan.optimizer is None and not plan.blockers and plan.forward_blockers:
+        # A statement the reader did not understand may be where the loss or train_op is made: say so, not "none"
+        plan.block(fn.name, "model_fn's training step (`optimizer.minimize(loss)`, inline or not) was not read: "
+                   "it follows or uses statements the converter does not understand (the other TFM302 findings "
+                   "in model_fn); convert it by hand")
+    elif plan.optimizer is None and not plan.blockers:
         plan.block(fn.name, "no `optimizer.minimize(loss)` found in model_fn: convert it by hand")
     return plan
 

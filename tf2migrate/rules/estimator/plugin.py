@@ -76,7 +76,7 @@ class EstimatorToKeras(Plugin):
 
     def _convert_switch(self, sw, progs):
         """Both branches converted, then merged into one `if/else` (switch.py)."""
-        if len({(p.var, getattr(p.bound.get("model_fn"), "value", None)) for p in progs}) != 1:
+        if len({(p.var, p.model_fn_alias or getattr(p.bound.get("model_fn"), "value", None)) for p in progs}) != 1:
             progs[0].blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of "
                                                 "different names or model_fns: convert by hand"))
             return None, [], {}

@@ -67,8 +67,7 @@ def runs(module, prog, ctx) -> None:
         stmt.visit(finder)
         if finder.runs:
             prog.runs[i] = stmt
-        in_loop = not isinstance(stmt, cst.SimpleStatementLine)
-        prog.train_calls += sum((2 if in_loop else 1) for c in finder.runs
+        prog.train_calls += sum((2 if id(c) in finder.repeated else 1) for c in finder.runs
                                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "train")
         prog.export_calls += [c for c in finder.runs if isinstance(c.func, cst.Attribute) and c.func.attr.value in EXPORTS]
         for call in finder.runs:
@@ -92,11 +91,17 @@ class Uses(cst.CSTVisitor):
             e.value for e in (prog.bound.get("model_fn"), prog.bound.get("config")) if isinstance(e, cst.Name)}
         if prog.strategy_var:
             self.owned.add(prog.strategy_var)
+        if prog.model_fn_alias:
+            self.owned.add(prog.model_fn_alias)
         if prog.builder is not None:
             self.owned.add(prog.builder.fn.name.value)
         self._ok: set = set()
+        self.repeated: set = set()  # ids of run calls that may run more than once (in a loop or a nested def)
+        self._loops = 0
 
     def visit_Call(self, node: cst.Call) -> None:
+        if self._loops:
+            self.repeated.add(id(node))
         func = node.func
         if callee(node, self.ctx) == "tf.estimator.train_and_evaluate":
             self.runs.append(node)
@@ -114,6 +119,18 @@ class Uses(cst.CSTVisitor):
                                             "tf.estimator.experimental.stop_if_no_increase_hook"):
             if node.args and isinstance(node.args[0].value, cst.Name):
                 self._ok.add(id(node.args[0].value))
+
+    def _enter(self, node) -> None:
+        self._loops += 1
+
+    def _leave(self, node) -> None:
+        self._loops -= 1
+
+    # An `if` runs its body at most once: only these may repeat a train call (max_steps then means less).
+    visit_For = visit_While = visit_FunctionDef = visit_Lambda = visit_ClassDef = _enter
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _enter
+    leave_For = leave_While = leave_FunctionDef = leave_Lambda = leave_ClassDef = _leave
+    leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.owned and id(node) not in self._ok:

@@ -177,3 +177,28 @@ def test_every_code_rule_wakes_on_its_declared_words():
         attrs, symbols = WAKE[cls.wake]
         for word in attrs | {name.rsplit(".", 1)[-1] for name in symbols}:  # a dotted name wakes on its last word
             assert pattern.fullmatch(word), (cls.__name__, word)
+
+
+def test_a_common_attribute_word_wakes_only_in_its_rules_shape():
+    """`.value` is everywhere (`var.value`, `value=`): only `x.shape[i].value` (TFM667) may send a file to
+    LibCST, or every TF file of a tree would be parsed twice."""
+    plain = "import tensorflow as tf\n\nv = tf.Variable(1.0)\nprint(v.value, dict(value=2), cfg.shape['value'])\n"
+    assert _pre(plain) is not None and _pre(plain).status is Status.UNCHANGED
+    shaped = "import tensorflow.compat.v1 as tf\n\nn = x.shape[-1].value\n"
+    assert _pre(shaped) is None
+
+
+def test_the_package_pre_pass_parses_nothing_where_no_module_builds_an_estimator(tmp_path, monkeypatch):
+    from tf2migrate.engine import package
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    files = {str(tmp_path / "pkg" / f"m{i}.py"): f"from tensorflow_estimator import estimator  # m{i}\n"
+             for i in range(3)}
+    parsed = []
+    monkeypatch.setattr(package, "_read", lambda *a: parsed.append(a) or None)
+    assert package.scan(files) == {} and parsed == []
+    files[str(tmp_path / "pkg" / "model.py")] = ("import tensorflow as tf\n\n\ndef build_estimator(config):\n"
+                                                 "    return tf.estimator.Estimator(model_fn, config=config)\n")
+    package.scan(files)
+    assert [a[0] for a in parsed] == ["pkg.model"]   # the builder only: no module names it

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -42,6 +43,7 @@ class _Module:
     text: str
     helpers: dict = field(default_factory=dict)  # helper name -> line
     imports: set = field(default_factory=set)  # dotted names of modules it imports from (absolute)
+    builds: bool = False  # a top-level function of it calls an Estimator class (a helper TFM322 can name)
 
 
 def module_name(path: str) -> Optional[str]:
@@ -76,6 +78,12 @@ def helpers_of(tree, imports: ImportMap) -> dict:
     return out
 
 
+def builds_in_functions(tree, imports: ImportMap) -> bool:
+    """A top-level function calls an Estimator class somewhere in its body."""
+    return any(_estimator_call(node, imports) for stmt in tree.body
+               if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in ast.walk(stmt))
+
+
 def imported_modules(tree, name: str) -> dict:
     """Local name -> (absolute dotted module, attribute or None) of every `import`/`from ... import`,
     relative ones resolved against this module's dotted `name`."""
@@ -100,27 +108,51 @@ def imported_modules(tree, name: str) -> dict:
     return out
 
 
+_CALLS_ESTIMATOR = re.compile(r"(Estimator|Classifier|Regressor)\s*\(")
+
+
+def _read(name: str, path: str, text: str) -> Optional[_Module]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    imports = ImportMap.from_ast(tree)
+    m = _Module(name, path, text, helpers_of(tree, imports))
+    m.builds = bool(m.helpers) or builds_in_functions(tree, imports)
+    for module, attr in imported_modules(tree, name).values():
+        m.imports.add(module)
+        if attr is not None:
+            m.imports.add(f"{module}.{attr}")  # `from trainer import model`: the module trainer.model
+    return m
+
+
+def _modules(files: dict) -> dict:
+    """The modules the pass must read, parsed: first those whose text calls an Estimator-like class (only
+    they can build one), then those whose text names one of the builders (only they can import one). A tree
+    with no builder is answered without parsing the rest (the estimator library itself: 116 files)."""
+    named = {path: module_name(path) for path, text in files.items() if "stimator" in text}
+    named = {path: name for path, name in named.items() if name is not None}
+    modules = {}
+    for path, name in named.items():
+        if _CALLS_ESTIMATOR.search(files[path]) and (m := _read(name, path, files[path])) is not None:
+            modules[name] = m
+    builders = {name.rsplit(".", 1)[-1] for name, m in modules.items() if m.builds}
+    if not builders:
+        return {}
+    mentions = re.compile(r"\b(" + "|".join(sorted(map(re.escape, builders))) + r")\b")
+    for path, name in named.items():
+        if name not in modules and mentions.search(files[path]) and (m := _read(name, path, files[path])):
+            modules[name] = m
+    return modules
+
+
 def scan(files: dict) -> dict:
     """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others."""
-    modules = {}
-    for path, text in files.items():
-        name = module_name(path)
-        if name is None or "stimator" not in text:
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            continue
-        m = _Module(name, path, text, helpers_of(tree, ImportMap.from_ast(tree)))
-        for module, attr in imported_modules(tree, name).values():
-            m.imports.add(module)
-            if attr is not None:
-                m.imports.add(f"{module}.{attr}")  # `from trainer import model`: the module trainer.model
-        modules[name] = m
+    modules = _modules(files)
     deps = {name: set() for name in modules}
     for name, m in modules.items():
         for other in m.imports:
-            if other != name and other in modules:
+            if other != name and other in modules and modules[other].builds:
                 deps[name].add(other)  # a program reads the modules it imports that build Estimators...
                 if modules[other].helpers:
                     deps[other].add(name)  # ...and a helper's module reads the modules that import it

@@ -16,15 +16,28 @@ from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.engine.tf_version import TFVersion, decide
 
 
+def _dimension(node) -> bool:
+    """`x.shape[i]`, `x.get_shape()[i]`, `x.dims[i]`: what TF1's `.value` is read from (TFM667)."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    inner = node.value.func if isinstance(node.value, ast.Call) else node.value
+    return isinstance(inner, ast.Attribute) and inner.attr in ("shape", "get_shape", "dims")
+
+
+# Attribute words so common that only their rule's own shape makes a place (and never a keyword).
+_ONLY_ON = {"value": _dimension}
+
+
 def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str = "auto"):
     """Yield each `ast` node where a rule may act (attribute words first), lazily: `any()` stops early."""
     if attrs:
         for node in nodes(tree, ast.Attribute, ast.keyword):
             if isinstance(node, ast.keyword):
-                if node.arg in attrs:
+                if node.arg in attrs and node.arg not in _ONLY_ON:
                     yield node
             elif node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
-                yield node
+                if node.attr not in _ONLY_ON or _ONLY_ON[node.attr](node.value):
+                    yield node
     if not symbols:
         return
     verdict = []

@@ -130,3 +130,16 @@ def test_a_keras_model_from_another_module_is_no_estimator():
     assert "TFM322" not in {d.code for d in rewrite_text(source, "task.py").diagnostics}
     trained = source + "model.train(input_fn, steps=1)\n"
     assert "TFM322" in {d.code for d in rewrite_text(trained, "task.py").diagnostics}
+
+
+def test_a_helper_whose_model_fn_is_not_in_its_module_is_reported_not_a_crash(tmp_path):
+    pkg = tmp_path / "trainer"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text("import tensorflow as tf\nfrom trainer.fns import model_fn\n\n\n"
+                                  "def build_estimator(config):\n    return tf.estimator.Estimator(model_fn, config=config)\n")
+    (pkg / "task.py").write_text("import tensorflow as tf\nfrom trainer import model\n\n"
+                                 "estimator = model.build_estimator(None)\nestimator.train(lambda: None, steps=1)\n")
+    result = invoke("check", "--no-cache", str(pkg))
+    assert "TFM999" not in result.output and "model.py:6:12: TFM302" in result.output, result.output
+    assert result.exit_code == 1

@@ -202,3 +202,29 @@ def test_the_package_pre_pass_parses_nothing_where_no_module_builds_an_estimator
                                                  "    return tf.estimator.Estimator(model_fn, config=config)\n")
     package.scan(files)
     assert [a[0] for a in parsed] == ["pkg.model"]   # the builder only: no module names it
+
+
+def test_a_warm_run_over_a_package_parses_no_module(tmp_path, monkeypatch):
+    """The package views go into the cache key as the texts of the package's Estimator files, so a run the
+    cache settles never scans (parses) the package; an edit of a neighbour still misses the cache."""
+    from tf2migrate.engine import package
+    from tests.test_cli import invoke
+
+    pkg = tmp_path / "trainer"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text("import tensorflow as tf\n\n\ndef build_estimator(config):\n"
+                                  "    return tf.estimator.Estimator(model_fn, config=config)\n")
+    (pkg / "task.py").write_text("import tensorflow as tf\nfrom trainer import model\n\n"
+                                 "estimator = model.build_estimator(None)  # Estimator\n")
+    monkeypatch.setenv("TF2MIGRATE_CACHE_DIR", str(tmp_path / "cache"))
+    scans = []
+    real = package.scan
+    monkeypatch.setattr(package, "scan", lambda files: scans.append(1) or real(files))
+    invoke("check", str(pkg))
+    assert scans == [1]
+    invoke("check", str(pkg))
+    assert scans == [1]   # warm: answered from the cache
+    (pkg / "model.py").write_text((pkg / "model.py").read_text() + "# edited\n")
+    invoke("check", str(pkg))
+    assert scans == [1, 1]

@@ -87,7 +87,7 @@ class _Pool:
 def _package_views(candidates) -> tuple:
     """The package pre-pass (`engine/package.py`) over the files of a run, before any is rewritten: the
     files of a package are read once here, so that every rewrite reads its neighbours as they were."""
-    from tf2migrate.engine.package import module_name, scan
+    from tf2migrate.engine.package import module_name
     from tf2migrate.engine.source import DecodeProblem, decode
 
     read_once, texts = {}, {}
@@ -101,7 +101,40 @@ def _package_views(candidates) -> tuple:
                 texts[cand.path] = decode(data).text
             except DecodeProblem:
                 pass
-    return scan(texts), read_once
+    return _Views(texts), read_once
+
+
+class _Views:
+    """The package views, scanned (parsed) only once a file misses the cache. The cache key of a package file
+    that mentions an Estimator holds, instead of its view's neighbours, every such file of its top-level
+    package: a wider key (it changes with more edits) that needs no parsing, so a warm run stays a lookup."""
+
+    def __init__(self, texts: dict) -> None:
+        self.texts, self._views, self._keys = texts, None, {}
+
+    def key(self, path: str) -> bytes:
+        if path not in self.texts:
+            return b""
+        top = _top_package(path)
+        if top not in self._keys:
+            same = sorted(p for p in self.texts if _top_package(p) == top)
+            self._keys[top] = digest(b"".join(p.encode() + b"\0" + self.texts[p].encode("utf-8", "surrogatepass")
+                                              + b"\0" for p in same)).encode()
+        return self._keys[top]
+
+    def get(self, path: str):
+        if self._views is None:
+            from tf2migrate.engine.package import scan
+
+            self._views = scan(self.texts)
+        return self._views.get(path)
+
+
+def _top_package(path: str) -> str:
+    folder = os.path.dirname(os.path.abspath(path))
+    while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
+        folder = os.path.dirname(folder)
+    return folder
 
 
 def run(candidates, options: RunOptions) -> list:
@@ -117,8 +150,8 @@ def run(candidates, options: RunOptions) -> list:
         if failure:
             results.append(failure)
             continue
-        view = views.get(cand.path)
-        content_digest = digest(data + view.fingerprint()) if view else digest(data)  # neighbours too
+        package_key = views.key(cand.path)
+        content_digest = digest(data + package_key) if package_key else digest(data)  # neighbours too
         cached = options.cache.lookup(cand.path, content_digest) if options.cache else None
         if cached is not None:
             results.append(FileResult(cand.path, Status.UNCHANGED, cached, digest=content_digest))
@@ -135,7 +168,7 @@ def run(candidates, options: RunOptions) -> list:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)
             continue
-        job = (cand.path, data, src, content_digest, options.mode, options.selection, view)
+        job = (cand.path, data, src, content_digest, options.mode, options.selection, views.get(cand.path))
         if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
             results.append(_heavy(job))
         else:

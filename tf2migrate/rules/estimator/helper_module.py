@@ -49,8 +49,12 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
                    "convert by hand", fixable=False)
         return updated
     defs = {s.name.value: s for s in original.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
-    fn_name = prog.bound["model_fn"].value
-    plan = read_model_fn(defs[fn_name], ctx, defs)
+    fn = prog.bound.get("model_fn")
+    if not isinstance(fn, cst.Name) or not isinstance(defs.get(fn.value), cst.FunctionDef):
+        ctx.report(here.call, "TFM302", f"`{name}`'s model_fn is not a function defined at the top level of this "
+                   "module: convert by hand", fixable=False)
+        return updated
+    plan = read_model_fn(defs[fn.value], ctx, defs)
     driver = type(plugin)(nb.ctx)
     converted = driver.leave_module(nb.module, nb.module) is not nb.module and _converts(ctx, nb)
     w_d = getattr(driver, "writer", None)
@@ -61,7 +65,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
                    "Estimator does not convert (see the findings there): this module stays as it is with it",
                    fixable=False)
         return updated
-    new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(defs[fn_name]))
+    new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(defs[fn.value]))
     w = emit.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
     other_module.public(w)  # the names the program calls (other_module.owner_writer)

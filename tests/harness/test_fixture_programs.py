@@ -82,7 +82,9 @@ def _check(folder, config, entry, verify, **cross):
     original, migrated, run = _sides(folder, entry)
     result = verify(original, migrated, init_values=config.get("initial_values"),
                     accept_fixes=entry.get("accept_fix", ()), timeout=300, **run, **options, **cross)
-    case = os.path.basename(os.path.normpath(folder)) + ("-tf221" if cross else "") + f"-{entry['cluster']}"
+    variant = f"-{entry['migrated'][:-3]}" if "migrated" in entry else ""
+    variant += "".join(f"-accept-{code}" for code in entry.get("accept_fix", []))
+    case = os.path.basename(os.path.normpath(folder)) + variant + ("-tf221" if cross else "") + f"-{entry['cluster']}"
     PAIRS[case] = (result.verdict, result.max_rel_diff, result.max_abs_diff, result.tolerance)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)

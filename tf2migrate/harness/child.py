@@ -79,23 +79,13 @@ def _run_program(spec):
         runpy.run_path(spec["script"], run_name="__main__")
 
 
-def _sources(spec):
-    """The text of every file of the program: the script, or each `.py` file of the package."""
-    texts = []
-    for path in spec.get("sources") or [spec["script"]]:
-        try:
-            with open(path, encoding="utf-8") as f:
-                texts.append(f.read())
-        except (OSError, UnicodeDecodeError):
-            continue
-    return texts
-
-
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
                                     legacy, versions)
 
-    texts = _sources(spec)
+    from tf2migrate.harness.program import read_sources
+
+    texts = [text for _, text in read_sources(spec.get("sources") or [spec["script"]])]  # the script, or the package
     if any(versions.honour_legacy_switch(text) for text in texts):
         recorder.notes.append("TF_USE_LEGACY_KERAS=1, as the program sets it")
     tf = versions.import_tensorflow()

@@ -18,6 +18,7 @@ from tf2migrate.rules.estimator import builders, canned, exporters, other_model_
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
+from tf2migrate.rules.estimator.plans import ModelPlan
 from tf2migrate.rules.estimator.uses import assignment, callee
 
 ESTIMATOR_PARAMS = ("model_fn", "model_dir", "config", "params", "warm_start_from")
@@ -33,7 +34,7 @@ class Program:
     var: str
     call: cst.Call
     bound: dict
-    model: object = None  # model_fn.ModelPlan or canned.CannedPlan
+    model: Optional[ModelPlan] = None  # plans.py: the idiomatic, canned or general path's plan
     model_fn_index: Optional[int] = None
     config: dict = field(default_factory=dict)  # RunConfig keyword -> expression
     config_node: Optional[cst.CSTNode] = None

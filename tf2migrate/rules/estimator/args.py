@@ -18,6 +18,8 @@ class Unreadable(Exception):
         self.node = node
         self.message = message
         self.code = code
+        self.shimmable = False  # a forward-pass statement the shim may keep as written (forward.py, shim.py)
+        self.cascade = False  # follows from another blocker: not reported on its own line (assemble.one_per_line)
 
 
 def bind(call: cst.Call, params: tuple, label: str) -> dict:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.rules.estimator.args import Unreadable, literal
+from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 
 CANNED = {
     "tf.estimator.DNNRegressor": ("hidden_units", "feature_columns", "model_dir", "label_dimension",
@@ -35,7 +36,9 @@ SUPPORTED = {"hidden_units", "feature_columns", "model_dir", "label_dimension", 
 
 
 @dataclass
-class CannedPlan:
+class CannedPlan(ModelPlan):
+    path = ModelPath.CANNED
+    node = chain = None  # no model_fn, no layer chain
     canonical: str
     bound: dict
     columns: list = field(default_factory=list)  # numeric_column calls

@@ -5,7 +5,8 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import RuleInfo
-from tf2migrate.rules.estimator import canned, examples
+from tf2migrate.rules.estimator import canned, examples, plans
+from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.strategy import CONFIG_DROPPED
 
 INFO = Severity.INFO
@@ -173,22 +174,22 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
     if prog.tpu is not None:
         notes.append((prog.call, "TFM317", None))
         notes += [(node, "TFM317", message) for node, message in prog.tpu.dropped]
-    opt = getattr(model, "optimizer", None)
+    opt = model.optimizer if model is not None else None
     if opt is not None:
         notes.append((opt.node, "TFM304" if opt.needs_compat_class else "TFM303", None))
-    sched = getattr(model, "schedule", None)
+    sched = model.schedule if model is not None else None
     if sched is not None:
         notes.append((sched.node, "TFM305", None))
-    for metric in getattr(model, "metrics", []):
+    for metric in model.metrics if model is not None else ():
         notes.append((metric.node, "TFM306", None))
-    if isinstance(model, canned.CannedPlan):
+    if plans.canned(model):
         notes.append((prog.call, "TFM312", None))
     if shim_plan is not None:
         notes.append((shim_plan.node, "TFM313", None))
-    if kind != "none":
+    if kind is not StrategyKind.NONE:
         where = prog.strategy_expr or (prog.cluster[2] if prog.cluster else prog.call)
         notes.append((where, "TFM309", f"the model is built in the scope of a {kind} strategy"))
-    if kind == "parameter-server":
+    if kind is StrategyKind.PARAMETER_SERVER:
         notes.append((prog.cluster[2] if prog.cluster else prog.call, "TFM310", _trainers(prog)))
     for key, value in prog.config.items():
         if key in CONFIG_DROPPED:
@@ -198,9 +199,9 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
             if key in bound:
                 notes.append((bound[key], "TFM301", f"EvalSpec({key}=...) dropped: Keras evaluates after fit "
                               "(or at every epoch end with validation_data)"))
-    if part is not None or getattr(getattr(model, "chain", None), "partitioners", None):
-        for node, _ in model.chain.partitioners:
-            notes.append((node, "TFM311", None if kind == "parameter-server" else
+    if model is not None:
+        for node, _ in model.partitioners:
+            notes.append((node, "TFM311", None if kind is StrategyKind.PARAMETER_SERVER else
                           "partitioner dropped: without a parameter server it changes no number"))
     return notes
 

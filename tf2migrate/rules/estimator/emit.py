@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import canned, regularization, render
+from tf2migrate.rules.estimator import canned, plans, regularization, render
+from tf2migrate.rules.estimator.plans import StrategyKind
 
 
 @dataclass
@@ -23,7 +24,7 @@ class Writer:
     prog: object
     ctx: object
     module: cst.Module
-    kind: str
+    kind: StrategyKind
 
     def __post_init__(self):
         self.indent = self.module.default_indent
@@ -40,6 +41,8 @@ class Writer:
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
         self.examples_name = self.fresh("_examples" if self.model_fn_name().startswith("_") else "examples_of")
         self.program_predicts = None  # set when another module's program is the one calling predict
+        self.updated_model_fn = None  # the model_fn as the other rules left it (shim and general paths keep its code)
+        self.default_strategy = False  # the local branch of a switch whose other branch distributes (True or a name)
 
     def model_fn_name(self) -> str:
         fn = self.prog.bound.get("model_fn")
@@ -102,7 +105,7 @@ class Writer:
     def build_function(self, shim_layer=None) -> str:
         plan, i, m = self.prog.model, self.indent, self.model_var
         lines = []
-        if isinstance(plan, canned.CannedPlan):
+        if plans.canned(plan):
             layer_texts, loss, opt = canned.model_lines(plan, self.ctx, self.tf, self.text, i)
             metrics = []
         else:
@@ -114,14 +117,14 @@ class Writer:
                 lr = "learning_rate"
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
-        inputs = canned.keras3_inputs(plan, self.ctx) if isinstance(plan, canned.CannedPlan) else None
+        inputs = canned.keras3_inputs(plan, self.ctx) if plans.canned(plan) else None
         if inputs is not None and self.target == "keras3":
             lines += canned.functional_lines(inputs, layer_texts[1:], self.tf, m, i)
         else:
             lines.append(f"{m} = {self.sequential(layer_texts)}")
-        if getattr(plan, "penalty", None) is not None:
+        if plan.penalty is not None:
             lines.append(regularization.render(plan.penalty, self))
-        if getattr(plan, "schedule", None) is not None:
+        if plan.schedule is not None:
             lines.append(schedule)
         lines.append(f"optimizer = {opt}")
         metrics_arg = f"metrics=[{', '.join(metrics)}]"
@@ -132,7 +135,7 @@ class Writer:
             compile_args.append("steps_per_execution=steps_per_execution")
         lines.append(self.call(f"{m}.compile", compile_args, 1))
         lines.append(f"return {m}")
-        params = "params" if getattr(plan, "uses_params", False) else ""
+        params = "params" if plan.uses_params else ""
         if self.steps_per_execution:  # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator
             params = ", ".join(p for p in (params, "steps_per_execution=1") if p)
         body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))
@@ -140,7 +143,7 @@ class Writer:
 
     def predictions_function(self) -> str:
         plan = self.prog.model
-        pred = getattr(plan, "predictions", None)
+        pred = plan.predictions
         if pred is None or (isinstance(pred, cst.Name) and pred.value == plan.chain.output):
             return ""
         needed, steps = render.names_in(pred), []

@@ -18,6 +18,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import general_read, modes
 from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
 
 # tf1.metrics.X -> the Keras metric computing the same number from the same (labels, predictions) or values
@@ -37,7 +38,9 @@ class GeneralMetric:
 
 
 @dataclass
-class GeneralPlan:
+class GeneralPlan(ModelPlan):
+    path = ModelPath.GENERAL
+    chain = None  # the model_fn's own statements, not a layer chain
     node: cst.FunctionDef  # the model_fn
     forward: list  # statements kept in `call`, in the model_fn's order (original nodes)
     outputs: list  # the names `call` returns: forward tensors the steps read
@@ -52,12 +55,11 @@ class GeneralPlan:
     uses_params: bool = False  # the model_fn takes params: the builder and the model's constructor get them
     training: bool = False  # the forward pass reads `mode == ModeKeys.TRAIN`: call's `training`
     schedule: object = None
-    predictions: object = None  # (the Sequential path's PREDICT function: none here)
     name: str = "ModelFnModel"
 
 
 def plan(model, ctx) -> GeneralPlan:
-    """The general plan for a model_fn (`model`: its ModelPlan); raises Unreadable with the reason."""
+    """The general plan for a model_fn (`model`: its IdiomaticPlan); raises Unreadable with the reason."""
     fn = model.node
     body = list(fn.body.body)
     runs = {}

@@ -1,4 +1,4 @@
-"""Read a `model_fn` into a `ModelPlan`: the Keras layers, loss, optimizer, metrics and predictions.
+"""Read a `model_fn` into an `IdiomaticPlan` (plans.py): the Keras layers, loss, optimizer, metrics and predictions.
 
 The body is read statement by statement, keeping what each local name holds (a layer output, the
 loss, the optimizer...). Anything outside what converts is collected as a blocker with its node, and
@@ -12,6 +12,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import cross_shard, forward, losses, metric_fn, regularization, spec
+from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.losses import read_loss
@@ -23,7 +24,8 @@ ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 
 
 @dataclass
-class ModelPlan:
+class IdiomaticPlan(ModelPlan):
+    path = ModelPath.IDIOMATIC
     node: cst.FunctionDef
     chain: forward.Chain
     loss: object = None
@@ -48,10 +50,10 @@ class ModelPlan:
         self.blockers.append(Unreadable(node, message))
 
 
-def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> ModelPlan:
+def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> IdiomaticPlan:
     """`defs`: the module's top-level functions (a TPU `metric_fn` may be one)."""
     params = [p.name.value for p in fn.params.params]
-    plan = ModelPlan(fn, forward.Chain())
+    plan = IdiomaticPlan(fn, forward.Chain())
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
             or set(params) - ALLOWED_PARAMS or "features" not in params:
         plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params): convert by hand")
@@ -82,7 +84,7 @@ def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> ModelPlan:
 
 
 class _Reader:
-    def __init__(self, plan: ModelPlan, ctx, defs) -> None:
+    def __init__(self, plan: IdiomaticPlan, ctx, defs) -> None:
         self.plan, self.ctx, self.defs = plan, ctx, defs
         self.local_functions: dict = {}  # functions defined in the model_fn (a TPU metric_fn)
         self.env: dict = {}  # local name -> ("optimizer", o) | ("schedule", s) | ("step",) | ("metric", m) ...

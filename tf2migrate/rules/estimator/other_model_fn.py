@@ -13,6 +13,7 @@ import libcst as cst
 from tf2migrate.engine.package import imported_modules
 from tf2migrate.rules.estimator import other_module, render
 from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.plans import StrategyKind
 
 _LITERALS = (cst.SimpleString, cst.Integer, cst.Float, cst.ConcatenatedString)
 
@@ -30,7 +31,7 @@ def read_model(prog, ctx) -> None:
                                         f"at the top of this module as `from ... import {b.fn.name.value}`: import "
                                         "it so, or import its module and call it through the module"))
         return
-    there = other_module.owner_writer(prog, b.owner, "none") if not b.prefix else None
+    there = other_module.owner_writer(prog, b.owner, StrategyKind.NONE) if not b.prefix else None
     taken = render.names_in(ctx.module) if there is not None else set()
     if there is not None and (there.build_name in taken or there.pred_name in taken or there.examples_name in taken):
         prog.blockers.append(Unreadable(site, f"this module already has a `{there.build_name}` or `{there.pred_name}`, "

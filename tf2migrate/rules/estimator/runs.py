@@ -14,6 +14,7 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator import exporters, hooks
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name
 
@@ -124,7 +125,7 @@ class Runs:
         m, lines = self.w.model_var, []
         ds = self.dataset(input_fn)
         model = self.prog.model
-        if getattr(model, "training_hooks", None) is not None:
+        if model is not None and model.training_hooks is not None:
             plan = plan.merged(hooks.read_hooks(model.training_hooks, self.prog, self.ctx, model.hooks, model.tensors))
             self.notes.extend(n for n in plan.notes if n not in self.notes)
         if plan.stop_steps is not None:
@@ -141,7 +142,7 @@ class Runs:
             without = literal(plan.early.steps_without)
             patience = -(-without // k) if isinstance(without, int) else 1
             epochs, steps = n // k, every
-        if steps is None and self.w.kind == "parameter-server":
+        if steps is None and self.w.kind is StrategyKind.PARAMETER_SERVER:
             # Every TF1 training task (chief and workers) read the whole input once; the TF2 workers are
             # those tasks. The coordinator hands steps to any worker, so no worker may run out of input.
             name = self.w.fresh("train_dataset")
@@ -180,7 +181,7 @@ class Runs:
     def evaluate(self, input_fn, steps) -> str:
         """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two lines)."""
         ds, prelude = self.dataset(input_fn, evaluation=True), ""
-        if steps is None and self.w.kind == "parameter-server":
+        if steps is None and self.w.kind is StrategyKind.PARAMETER_SERVER:
             name = self.w.fresh("eval_dataset")
             prelude, ds, steps = f"{name} = {ds}\n", name, f"len({name})"
         args = [ds] + ([f"steps={self.w.text(steps)}"] if steps is not None else [])

@@ -20,6 +20,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import training_flag
 from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.spec import is_docstring
 
@@ -40,7 +41,7 @@ def plan(model, ctx):
     """A ShimPlan when the forward pass separates cleanly, else None."""
     if model.loss is None or model.optimizer is None or model.blockers:
         return None
-    if not all(getattr(p, "shimmable", False) for p in model.forward_blockers):
+    if not all(p.shimmable for p in model.forward_blockers):
         return None
     if not isinstance(model.loss.output, cst.Name) or model.predictions is not None:
         return None
@@ -54,7 +55,7 @@ def plan(model, ctx):
         bound |= _targets(s)
     if model.loss.output.value not in bound:
         return None
-    scoped = {id(arg) for arg, _ in getattr(model.chain, "partitioners", ())}
+    scoped = {id(arg) for arg, _ in model.partitioners}
     found = [arg for s in stmts for arg in _partitioner_args(s)]
     for arg in found:
         if id(arg) not in scoped:
@@ -120,7 +121,7 @@ def layer_class(shim: ShimPlan, w) -> str:
         statements = [stmt.visit(training_flag.Training(shim.ctx)) for stmt in statements]
     kept = cst.Module(body=statements, default_indent=i)
     if shim.partitioners:
-        if w.kind == "parameter-server":  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
+        if w.kind is StrategyKind.PARAMETER_SERVER:  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
             raise Unreadable(shim.partitioners[0], "partitioner in a forward pass kept in the Keras shim under "
                              "ParameterServerStrategy: TF2's get_variable cannot create the sharded variable the "
                              "strategy's variable_partitioner would make ('ShardedVariable' object has no attribute "

@@ -19,6 +19,7 @@ from tf2migrate.rules.call_edit import keep_prefix
 from tf2migrate.rules.tables import load_tables
 from tf2migrate.rules.estimator import tpu
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+from tf2migrate.rules.estimator.plans import StrategyKind
 
 CONFIG_PARAMS = ("model_dir", "tf_random_seed", "save_summary_steps", "save_checkpoints_steps",
                  "save_checkpoints_secs", "session_config", "keep_checkpoint_max", "keep_checkpoint_every_n_hours",
@@ -29,13 +30,13 @@ CONFIG_DROPPED = {"save_summary_steps", "session_config", "keep_checkpoint_max",
                   "log_step_count_steps", "save_checkpoints_secs", "session_creation_timeout_secs",
                   "checkpoint_save_graph_def", "eval_distribute"}
 KINDS = {
-    "tf.distribute.MirroredStrategy": "mirrored",
-    "tf.contrib.distribute.MirroredStrategy": "mirrored",
-    "tf.distribute.experimental.ParameterServerStrategy": "parameter-server",
-    "tf.contrib.distribute.ParameterServerStrategy": "parameter-server",
-    "tf.distribute.experimental.MultiWorkerMirroredStrategy": "multi-worker",
-    "tf.distribute.MultiWorkerMirroredStrategy": "multi-worker",
-    "tf.contrib.distribute.CollectiveAllReduceStrategy": "multi-worker",
+    "tf.distribute.MirroredStrategy": StrategyKind.MIRRORED,
+    "tf.contrib.distribute.MirroredStrategy": StrategyKind.MIRRORED,
+    "tf.distribute.experimental.ParameterServerStrategy": StrategyKind.PARAMETER_SERVER,
+    "tf.contrib.distribute.ParameterServerStrategy": StrategyKind.PARAMETER_SERVER,
+    "tf.distribute.experimental.MultiWorkerMirroredStrategy": StrategyKind.MULTI_WORKER,
+    "tf.distribute.MultiWorkerMirroredStrategy": StrategyKind.MULTI_WORKER,
+    "tf.contrib.distribute.CollectiveAllReduceStrategy": StrategyKind.MULTI_WORKER,
 }
 PARTITIONS = "tf.distribute.experimental.partitioners."
 
@@ -56,13 +57,13 @@ def partitioners() -> dict:
     return out
 
 
-def choose(prog, ctx) -> str:
-    """none | mirrored | multi-worker | parameter-server | tpu; raises Unreadable for an unknown strategy."""
+def choose(prog, ctx) -> StrategyKind:
+    """The strategy the model is built under; raises Unreadable for an unknown strategy."""
     wanted = ctx.selection.strategy
     if wanted != "auto":
-        return wanted
+        return StrategyKind(wanted)
     if prog.tpu is not None:
-        return "none" if prog.tpu.never else "tpu"
+        return StrategyKind.NONE if prog.tpu.never else StrategyKind.TPU
     expr = prog.strategy_expr
     if expr is not None:
         canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None
@@ -71,11 +72,12 @@ def choose(prog, ctx) -> str:
         return KINDS[canonical]
     if prog.cluster is not None:
         has_ps, has_worker, _ = prog.cluster
-        return "parameter-server" if has_ps else "multi-worker" if has_worker else "none"
-    return "none"
+        return StrategyKind.PARAMETER_SERVER if has_ps else StrategyKind.MULTI_WORKER if has_worker \
+            else StrategyKind.NONE
+    return StrategyKind.NONE
 
 
-def tf1_kind(prog, ctx) -> Optional[str]:
+def tf1_kind(prog, ctx) -> Optional[StrategyKind]:
     """The kind of the strategy the TF1 RunConfig named (None without one)."""
     expr = prog.strategy_expr
     return KINDS.get(ctx.resolve(expr.func)[1]) if isinstance(expr, cst.Call) else None
@@ -83,8 +85,7 @@ def tf1_kind(prog, ctx) -> Optional[str]:
 
 def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
     """The single partitioner of the model (None if none); raises Unreadable for several or an axis."""
-    found = getattr(prog.model, "chain", None)
-    found = found.partitioners if found is not None else []
+    found = list(prog.model.partitioners) if prog.model is not None else []
     texts = {source(expr) for _, expr in found}
     if len(texts) > 1:
         raise Unreadable(found[1][0], "several different partitioners: TF2 has one per ParameterServerStrategy; "
@@ -114,17 +115,17 @@ def render_partitioner(expr, ctx, tf) -> str:
 def statements(kind, var, prog, ctx, w, part_text) -> list:
     """Source lines that create `var` for `kind` (empty for none)."""
     tf, i, r = w.tf, w.indent, w.resolver_var
-    if kind == "none":
+    if kind is StrategyKind.NONE:
         return []
-    if kind == "tpu":
+    if kind is StrategyKind.TPU:
         return tpu.strategy_lines(prog.tpu, var, w)
-    if kind == "mirrored":
+    if kind is StrategyKind.MIRRORED:
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
                 and expr.args)
         args = [w.arg_text(a) for a in expr.args] if keep else []
         return [w.call(f"{var} = {tf('tf.distribute.MirroredStrategy')}", args)]
-    if kind == "multi-worker":
+    if kind is StrategyKind.MULTI_WORKER:
         return [f"{var} = {tf('tf.distribute.MultiWorkerMirroredStrategy')}()"]
     return [
         f"{r} = {tf('tf.distribute.cluster_resolver.TFConfigClusterResolver')}()",

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import plans
+from tf2migrate.rules.estimator.plans import StrategyKind
+
 KERAS3, TF_KERAS = "keras3", "tf-keras"
 LEGACY_SWITCH = '''import importlib.util
 import os
@@ -27,12 +30,11 @@ def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False
     """Why this program needs Keras 2, or None when Keras 3 can run it."""
     from tf2migrate.rules.estimator import canned
 
-    if isinstance(model, canned.CannedPlan) and canned.keras3_inputs(model, ctx) is None:
+    if plans.canned(model) and canned.keras3_inputs(model, ctx) is None:
         return "a feature column other than numeric_column(key, shape=[n]) has no Keras 3 input form here"
-    steps = getattr(getattr(model, "chain", None), "layers", ())
-    if any(getattr(getattr(step, "layer", None), "kind", "") == "DenseFeatures" for step in steps):
+    if model is not None and any(step.layer.kind == "DenseFeatures" for step in model.layers):
         return "tf.feature_column.input_layer becomes DenseFeatures, which Keras 3 does not have"
-    if getattr(model, "penalty", None) is not None:
+    if model is not None and model.penalty is not None:
         return ("the weight decay added to the loss becomes model.add_loss(lambda: ...), and Keras 3's add_loss "
                 "takes no callable")
     if steps_per_execution:
@@ -40,7 +42,7 @@ def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False
                 "executions of that many batches, not N (measured: TPUEstimator's evaluation differs on Keras 3)")
     if shim_plan is not None:
         return "the model-mapping shim (track_tf1_style_variables) has no Keras 3 form"
-    if kind == "parameter-server":
+    if kind is StrategyKind.PARAMETER_SERVER:
         return "Keras 3 cannot train with fit under ParameterServerStrategy"
     return None
 

@@ -1,0 +1,119 @@
+"""Step 1 of converting one Estimator program: the plan. Nothing is written here.
+
+Which path the model takes (the idiomatic Sequential, the shim keeping the forward pass, or the general
+Model subclass), which strategy it is built under, which Keras it is written for, the names the output
+uses (the writer) and the notes to report. `program_render.py` then renders each statement from this
+plan, and `splice.py` puts the new module body together.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import codes, emit, general, other_module, runs, shim, strategy, target
+from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
+
+NO_KERAS_EQUIVALENT = ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs")
+
+
+@dataclass
+class Conversion:
+    prog: object  # analyze.Program
+    model: Optional[ModelPlan]  # the plan of the path taken (None: a model_fn in another module)
+    kind: StrategyKind
+    part: Optional[cst.BaseExpression]  # the model's partitioner, for ParameterServerStrategy
+    writer: emit.Writer
+    shim: Optional[shim.ShimPlan] = None
+    general: Optional[general.GeneralPlan] = None
+    notes: list = field(default_factory=list)  # (node, code, message)
+    runs: Optional[runs.Runs] = None  # writes the runs; its notes join the plan's once rendered
+
+    def __post_init__(self):
+        self.runs = self.runs or runs.Runs(self.writer)
+
+
+def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False) -> Optional[Conversion]:
+    """The plan, or None when the program does not convert (its blockers are then in `prog.blockers`).
+
+    `steps_param`: build_model takes steps_per_execution (the other branch of a TPU switch has it);
+    `default_strategy`: this is the local branch of an if/else whose other branch distributes (switch_convert.py)."""
+    model = prog.model
+    shim_plan = shim.plan(model, ctx) if model is not None and model.forward_blockers else None
+    general_plan = _general(prog, model, ctx) if shim_plan is None else None
+    if general_plan is not None:
+        model = prog.model = general_plan
+    elif model is not None:
+        prog.blockers.extend(model.forward_blockers if shim_plan is None else [])
+        prog.blockers.extend(model.blockers)
+    if prog.blockers:
+        _more_blockers(prog, ctx, original)
+        return None
+    kind = strategy.choose(prog, ctx)
+    part = strategy.partitioner(prog, ctx, kind)
+    for key in prog.config:
+        if key in NO_KERAS_EQUIVALENT:
+            raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
+    w = _writer(prog, ctx, original, updated, kind, steps_param, default_strategy)
+    w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan or general_plan, model, ctx,
+                                         w.steps_per_execution)
+    notes = list(model.notes if model is not None else ()) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
+    if general_plan is not None:
+        notes.insert(0, (general_plan.node, "TFM321", None))
+    if why_keras2:
+        notes.append((prog.call, "TFM320", why_keras2))
+    return Conversion(prog, model, kind, part, w, shim_plan, general_plan, notes)
+
+
+def _writer(prog, ctx, original, updated, kind, steps_param, default_strategy) -> emit.Writer:
+    w = emit.Writer(prog, ctx, original, kind)
+    named = default_strategy if isinstance(default_strategy, str) else None
+    other_module.adapt(w)  # a helper of another module: `model.build_model(...)`
+    w.strategy_var = prog.strategy_var or named or w.fresh("strategy")
+    w.resolver_var = w.fresh("cluster_resolver") if kind is StrategyKind.PARAMETER_SERVER else None
+    w.per_replica_input = kind.replicated and strategy.tf1_kind(prog, ctx) == kind
+    w.default_strategy = default_strategy
+    w.per_replica_input = w.per_replica_input or bool(default_strategy)
+    w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
+    given = prog.bound.get("params")
+    if prog.tpu is None and isinstance(given, cst.Name):
+        w.params_var = given.value  # the program's own params dict serves the input functions too
+    elif prog.tpu is not None or any(runs.takes_params(prog.defs.get(name)) for name in prog.input_fns):
+        w.params_var = w.fresh("params") if runs.params_taken(original, prog) else "params"
+    if prog.model_fn_index is not None:
+        w.updated_model_fn = updated.body[prog.model_fn_index]
+    return w
+
+
+def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
+    """The general plan (general.py) when the model_fn blocks both other paths and the program runs without
+    a strategy or TPU; its reason is added to the blockers when it does not apply either."""
+    if model is None or model.path is not ModelPath.IDIOMATIC or not (model.blockers or model.forward_blockers) \
+            or prog.blockers or prog.tpu is not None or not ctx.allowed(model.node, "TFM321"):
+        return None
+    if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
+        return None
+    try:
+        if strategy.choose(prog, ctx) is not StrategyKind.NONE:
+            raise Unreadable(model.node.name, "the model_fn converts only to a Keras Model subclass "
+                             "(TFM321), which this converter writes for a program without a distribution "
+                             "strategy: convert by hand")
+        return general.plan(model, ctx)
+    except Unreadable as problem:
+        problem.code = problem.code or "TFM302"
+        model.blockers.append(problem)
+        return None
+
+
+def _more_blockers(prog, ctx, original) -> None:
+    """When the model blocks, still read the runs and hooks so that every blocking line is reported."""
+    from tf2migrate.rules.estimator import program_render
+
+    r = runs.Runs(emit.Writer(prog, ctx, original, StrategyKind.NONE))
+    for i in prog.runs:
+        try:
+            program_render.run_statements(original.body[i], original.body[i], r, r.w, ctx)
+        except Unreadable as problem:
+            prog.blockers.append(problem)

@@ -1,0 +1,71 @@
+"""Converting one Estimator program, or both branches of an if/else that chooses one: plan, render, splice.
+
+`one` runs the three steps (conversion.py, program_render.py, splice.py) on one view of the module;
+`both_branches` converts each branch of a switch as if the program had taken it, then merges the two
+bodies into one if/else (switch.py). Each returns (body, notes, marks, conversions), body None when
+something blocks: the blockers are then in the programs' `blockers`.
+"""
+from __future__ import annotations
+
+from tf2migrate.rules.estimator import conversion, other_module, program_render, splice, strategy
+from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.plans import StrategyKind
+
+NOTHING = (None, [], {}, [])
+
+
+def one(prog, ctx, original, updated, steps_param=False, default_strategy=False) -> tuple:
+    try:
+        conv = conversion.plan(prog, ctx, original, updated, steps_param, default_strategy)
+        if conv is None:
+            return NOTHING
+        rendered = program_render.render_body(conv, original, updated)
+    except Unreadable as problem:
+        prog.blockers.append(problem)
+        return NOTHING
+    if prog.blockers:
+        return NOTHING
+    body, marks = splice.splice(updated, rendered)
+    body = other_module.imports_renamed(body, prog, conv.writer)  # `from model import build_estimator`
+    body, marks = splice.insert_before(body, marks, prog.estimator, program_render.builder_head(conv))
+    return body, conv.notes + conv.runs.notes, marks, [conv]
+
+
+def both_branches(sw, progs, ctx) -> tuple:
+    """Both branches converted, then merged into one `if/else` (switch.py)."""
+    first = progs[0]
+    if len({(p.var, p.model_fn_alias or _model_fn_name(p)) for p in progs}) != 1:
+        first.blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of "
+                                         "different names or model_fns: convert by hand"))
+        return NOTHING
+    steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
+    try:  # local or distributed: the local branch takes the default strategy, fed like the other one
+        kinds = [strategy.choose(p, ctx) for p in progs]
+        fed = [k.replicated and strategy.tf1_kind(p, ctx) == k for p, k in zip(progs, kinds)]
+    except Unreadable as problem:
+        first.blockers.append(problem)
+        return NOTHING
+    shared = next((p.strategy_var for p in progs if p.strategy_var), True)  # one name in both branches
+    default = [shared if k is StrategyKind.NONE and any(fed) else False for k in kinds]
+    for p, view in zip(progs, sw.views):  # `strategy = ...` in the branch: converted where it stands
+        p.strategy_in_place = p.strategy_index is not None and sw.index <= p.strategy_index < sw.index + view[2]
+    results = [one(p, ctx, *view[:2], steps_param, d) for p, view, d in zip(progs, sw.views, default)]
+    if any(body is None for body, _, _, _ in results) or any(p.blockers for p in progs):
+        return NOTHING
+    try:
+        body, marks = sw.merge([(body, marks) for body, _, marks, _ in results])
+    except Unreadable as problem:
+        first.blockers.append(problem)
+        return NOTHING
+    notes, seen = [], set()
+    for _, more, _, _ in results:
+        for note in more:
+            if (id(note[0]), note[1]) not in seen:
+                seen.add((id(note[0]), note[1]))
+                notes.append(note)
+    return body, notes, marks, [c for _, _, _, convs in results for c in convs]
+
+
+def _model_fn_name(prog):
+    fn = prog.bound.get("model_fn")
+    return fn.value if hasattr(fn, "value") else None

@@ -1,0 +1,137 @@
+"""Step 2 of converting one Estimator program: render each top-level statement from the plan.
+
+`render` gives, for every statement of the module, its replacement (a list of new statements, each carrying
+the replaced statement's own blank lines and comments) or None when it goes. The model_fn becomes the
+model's builder, the Estimator the strategy and the model made in its scope, the runs `fit`, `evaluate`
+and `predict`; every other statement is kept as the other rules left it. A run that cannot be written adds
+its blocker to the program (the caller then converts nothing).
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.estimator import assemble, general_render, other_module, render, shim, strategy, templates
+from tf2migrate.rules.estimator import tpu, uses
+from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.plans import StrategyKind
+
+
+def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
+    """[replacement or None] per statement of `updated.body` (see the module docstring)."""
+    prog, w, ctx, out = conv.prog, conv.writer, conv.writer.ctx, []
+    r = conv.runs
+    for i, stmt in enumerate(updated.body):
+        orig = original.body[i]
+        if prog.strategy_in_place and i == prog.strategy_index:
+            out.append(assemble.with_lines(strategy_in_place(conv), stmt))
+        elif i in prog.removed or assemble.v1_switch(orig, ctx, conv.notes):
+            out.append(None)
+        elif i == prog.model_fn_index:
+            out.append(assemble.with_lines(w.parse(_model_code(conv)), stmt))
+        elif i == prog.estimator:
+            out.append(assemble.with_lines(model_statements(conv), stmt))
+        elif i in prog.runs:
+            try:
+                out.append(run_statements(orig, stmt, r, w, ctx))
+            except Unreadable as problem:
+                prog.blockers.append(problem)
+                out.append([stmt])
+        elif assemble.unused_columns(orig, prog, w, original):
+            out.append(None)
+        else:
+            out.append([assemble.render_kept(stmt, prog, ctx, conv.notes, orig)])
+    return out
+
+
+def builder_head(conv) -> list:
+    """A canned estimator has no model_fn to replace: its builder goes just before the model is made."""
+    if conv.prog.model_fn_index is not None or other_module.external(conv.prog) is not None:
+        return []
+    return conv.writer.parse(conv.writer.build_function())
+
+
+def _model_code(conv) -> str:
+    """The model_fn's replacement: the model class or layer, the optimizer's compat class, the builder."""
+    w, model = conv.writer, conv.model
+    if conv.general is not None:
+        parts = [general_render.model_class(conv.general, w), assemble.optimizers_compat(model, w),
+                 general_render.build_function(conv.general, w)]
+    else:
+        parts = [shim.layer_class(conv.shim, w) if conv.shim else "", assemble.optimizers_compat(model, w),
+                 w.build_function(shim.construct(conv.shim) if conv.shim else None), w.predictions_function(),
+                 w.examples_function()]
+    return "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
+
+
+def strategy_in_place(conv) -> list:
+    """The strategy made where the program chose it: in an if/else branch, or `S = X if test else None`."""
+    prog, w = conv.prog, conv.writer
+    default = templates.expression("{get}()", w, get=w.tf("tf.distribute.get_strategy"))
+    made = strategy.statements(conv.kind, w.strategy_var, prog, w.ctx, w, None)
+    if prog.strategy_test is None:
+        return w.parse("\n".join(made)) or [templates.statement("{var} = {default}", w, var=w.strategy_var,
+                                                                 default=default)]
+    if len(made) != 1 or "\n" in made[0]:
+        raise Unreadable(prog.strategy_test, "a strategy chosen in an expression that needs several statements "
+                         "in TF2: write the choice as an if/else")
+    var, _, value = made[0].partition(" = ")
+    values = dict(var=var, value=value, test=w.text(prog.strategy_test), default=default)
+    one = templates.statement("{var} = {value} if {test} else {default}", w, **values)
+    if templates.fits(templates.code(one, w).rstrip("\n"), w.indent, 1):  # (it usually stands in main())
+        return [one]
+    return [templates.statement("{var} = (\n{i}{value} if {test} else {default}\n)", w, **values)]
+
+
+def model_statements(conv) -> list:
+    """The Estimator's replacement: the seed, the strategy, the params, and the model made in its scope."""
+    prog, w, ctx, kind = conv.prog, conv.writer, conv.writer.ctx, conv.kind
+    var, out = w.strategy_var, []
+    seed = prog.config.get("tf_random_seed")
+    if seed is not None:
+        out.append(templates.statement("{set_seed}({seed})", w, set_seed=w.tf("tf.random.set_seed"), seed=w.text(seed)))
+    if not prog.strategy_in_place:  # else made where the program chose it
+        part = strategy.render_partitioner(conv.part, ctx, w.tf) \
+            if conv.part is not None and kind is StrategyKind.PARAMETER_SERVER else None
+        out += w.parse("\n".join(strategy.statements(kind, var, prog, ctx, w, part)))
+        if w.default_strategy:
+            out.append(templates.statement("{var} = {get}()", w, var=var, get=w.tf("tf.distribute.get_strategy")))
+    given = prog.bound.get("params")
+    value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
+        else w.text(render.one_per_line(given, w.indent)) if given is not None else None
+    own = prog.tpu is None and isinstance(given, cst.Name) and given.value == w.params_var
+    if w.params_var is not None and not own:  # the input functions take the params too
+        out.append(templates.statement("{params} = {value}", w, params=w.params_var, value=value or "{}"))
+        value = w.params_var if value is not None else None
+    args = [cst.Arg(cst.parse_expression(value))] if value is not None else []
+    if prog.tpu is not None and prog.tpu.iterations is not None:
+        args.append(cst.Arg(cst.parse_expression(w.text(prog.tpu.iterations)), keyword=cst.Name("steps_per_execution"),
+                            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+    call = cst.Call(cst.parse_expression(w.build_name), args)
+    if kind is not StrategyKind.NONE or prog.strategy_in_place:
+        out.append(templates.statement("with {var}.scope():\n{i}{model} = {call}", w, var=var, model=w.model_var,
+                                       call=call))
+    else:
+        out.append(templates.statement("{model} = {call}", w, model=w.model_var, call=call))
+    return out
+
+
+def run_statements(orig, stmt, r, w, ctx) -> list:
+    """A statement that runs the Estimator (train_and_evaluate, train, evaluate, predict, export)."""
+    small = orig.body[0] if isinstance(orig, cst.SimpleStatementLine) and len(orig.body) == 1 else None
+    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        call = small.value
+        if ctx.resolve(call.func)[1] == "tf.estimator.train_and_evaluate":
+            return assemble.with_lines(w.parse("\n".join(r.train_and_evaluate(call))), stmt)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in uses.METHODS:
+            return assemble.with_lines(w.parse(r.method(call)), stmt)
+    target, value = uses.assignment(orig)
+    if target is not None and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value in uses.METHODS and value.func.value.deep_equals(cst.Name(r.prog.var)):
+        if value.func.attr.value in uses.EXPORTS:
+            raise Unreadable(value, "the path export_saved_model returns: model.save returns nothing; save "
+                             "the model by hand where the program needs its path")
+        *prelude, last = w.parse(r.method(value))  # statements: an expression may span lines
+        assigned = last.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(target))], last.body[0].value)])
+        return assemble.with_lines([*prelude, assigned], stmt)
+    replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=ctx)
+    return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]

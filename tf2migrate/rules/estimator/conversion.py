@@ -12,7 +12,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import codes, emit, general, other_module, runs, shim, strategy, target
+from tf2migrate.rules.estimator import emit, general, other_module, runs, shim, strategy, target
+from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
 
@@ -59,7 +60,7 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     w = _writer(prog, ctx, original, updated, kind, steps_param, default_strategy)
     w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan or general_plan, model, ctx,
                                          w.steps_per_execution)
-    notes = list(model.notes if model is not None else ()) + codes.conversion_notes(prog, ctx, kind, part, shim_plan)
+    notes = list(model.notes if model is not None else ()) + conversion_notes(prog, ctx, kind, part, shim_plan)
     if general_plan is not None:
         notes.insert(0, (general_plan.node, "TFM321", None))
     if why_keras2:

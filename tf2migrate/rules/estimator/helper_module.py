@@ -15,7 +15,8 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.engine.package import PackageView
-from tf2migrate.rules.estimator import assemble, builders, codes, emit, other_module, scope, target
+from tf2migrate.rules.estimator import assemble, builders, emit, other_module, scope, target
+from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.model_fn import read_model_fn
 
 ALONE = ("`{name}` returns an Estimator that another module trains: pass the whole package to `tf2migrate "
@@ -75,7 +76,7 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
                       "(its Estimator program is converted with this module)"):
         return updated
     body = _body(original, updated, new_prog.model_fn_index, defs[name], w, plan)
-    notes = list(plan.notes) + codes.conversion_notes(new_prog, ctx, w_d.kind, None, None)
+    notes = list(plan.notes) + conversion_notes(new_prog, ctx, w_d.kind, None, None)
     for node, code, message in notes:
         if other_module.own(ctx, node):
             ctx.report(node, code, message, severity=Severity.INFO)

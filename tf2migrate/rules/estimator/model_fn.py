@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import cross_shard, forward, losses, regularization, spec
+from tf2migrate.rules.estimator import chain, cross_shard, forward, losses, regularization, spec
 from tf2migrate.rules.estimator.model_fn_spec import SpecReader
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.args import Unreadable
@@ -27,7 +27,7 @@ ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
 class IdiomaticPlan(ModelPlan):
     path = ModelPath.IDIOMATIC
     node: cst.FunctionDef
-    chain: forward.Chain
+    chain: chain.Chain
     loss: object = None
     optimizer: object = None
     schedule: object = None
@@ -53,7 +53,7 @@ class IdiomaticPlan(ModelPlan):
 def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> IdiomaticPlan:
     """`defs`: the module's top-level functions (a TPU `metric_fn` may be one)."""
     params = [p.name.value for p in fn.params.params]
-    plan = IdiomaticPlan(fn, forward.Chain())
+    plan = IdiomaticPlan(fn, chain.Chain())
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
             or set(params) - ALLOWED_PARAMS or "features" not in params:
         plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params): convert by hand")

@@ -46,7 +46,7 @@ class ModelPlan:
     path: ClassVar[ModelPath]
     # Declared by every path without a default (a dataclass would take an inherited one as its field's):
     node: Any  # the model_fn (None for a canned estimator)
-    chain: Any  # forward.Chain: the layers of a Sequential model (None on the canned and general paths)
+    chain: Any  # chain.Chain: the layers of a Sequential model (None on the canned and general paths)
     blockers: Sequence = ()  # args.Unreadable: why the model does not convert
     forward_blockers: Sequence = ()  # args.Unreadable in the forward pass (the shim may keep those statements)
     notes: Sequence = ()  # (node, code, message) reported when the program converts

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import assemble, general_render, other_module, render, shim, strategy, templates
-from tf2migrate.rules.estimator import tpu, uses
+from tf2migrate.rules.estimator import numpy_input, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
 
@@ -38,6 +38,8 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
                 out.append([stmt])
         elif assemble.unused_columns(orig, prog, w, original):
             out.append(None)
+        elif numpy_input.bound(orig, prog, ctx) is not None:  # `train_input_fn = numpy_input_fn(...)`
+            out.append([numpy_input.function(orig, stmt, w, conv.notes)])
         else:
             out.append([assemble.render_kept(stmt, prog, ctx, conv.notes, orig)])
     return out

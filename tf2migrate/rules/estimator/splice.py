@@ -1,7 +1,8 @@
 """Step 3 of converting one Estimator program: put the new module body together.
 
 Each statement's replacement (`program_render.render_body`) takes its place. A statement that goes leaves
-its blank lines and comments to the next statement that stays, so no comment is lost. `marks` says where
+its comments to the next statement that stays, so no comment is lost, and the wider of the two blank gaps
+(the two blank lines before a `def` stay). `marks` says where
 each old statement's output starts: a converted `main()` or if/else branch is put back from it (scope.py,
 switch.py).
 """
@@ -19,13 +20,19 @@ def splice(updated: cst.Module, rendered: list) -> tuple:
             carried = carried if carried is not None else stmt.leading_lines
             continue
         if carried is not None and new:
-            # the output carries the statement's own lines first (then, maybe, its end-of-line comment)
-            new = [new[0].with_changes(leading_lines=[*carried, *new[0].leading_lines[len(stmt.leading_lines):]]),
-                   *new[1:]]
-            carried = None
+            new = [new[0].with_changes(leading_lines=_merged(carried, new[0].leading_lines)), *new[1:]]
+        carried = None if new else carried
         body += new
     marks[len(updated.body)] = len(body)
     return body, marks
+
+
+def _merged(carried, own) -> list:
+    """The comments of the statements that went, then the statement's own lines; without comments, the wider
+    of the two gaps (a removed statement's blank line stays, and so do the two blank lines before a `def`)."""
+    if any(line.comment is not None for line in carried):
+        return [*carried, *own]
+    return list(carried) if len(carried) > len(own) else list(own)
 
 
 def insert_before(body: list, marks: dict, at: int, head: list) -> tuple:

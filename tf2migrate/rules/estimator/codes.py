@@ -151,9 +151,12 @@ INFOS = (
           "TFM320); the loss as written (one_hot labels, tf.nn.l2_loss terms, `loss += ...`) in `train_step`, "
           "which applies the optimizer with TF1's numbers; the eval_metric_ops as the Keras metrics computing the "
           "same numbers from the same arguments in `test_step`; the PREDICT dict in `predict_step`. Each step "
-          "runs the model_fn's statements for its mode (`if mode == ...` resolved). Without a distribution "
-          "strategy only; anything else (graph collections, other metrics, a strategy) is reported and the "
-          "program left as it was. Replace it by native Keras code when you can."),
+          "runs the model_fn's statements for its mode (`if mode == ...` resolved). Without a strategy, or "
+          "under a mirrored or multi-worker one: each replica runs the step on its own batch and, as TF1's "
+          "optimizer did, the loss is divided by the number of replicas before their gradients are summed. "
+          "Anything else (graph collections, other metrics, a parameter-server or TPU strategy, a loss reduced "
+          "with Reduction.SUM under a strategy) is reported and the program left as it was. Replace it by "
+          "native Keras code when you can."),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

@@ -7,6 +7,7 @@ plan, and `splice.py` puts the new module body together.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -17,6 +18,9 @@ from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
 
+# The strategies a Model subclass runs under as TF1 ran the model_fn: once per replica, its tf.compat.v1 losses
+# scaled by the number of replicas, the gradients summed (measured by the mirrored pairs est_general_*).
+GENERAL_STRATEGIES = (StrategyKind.NONE, StrategyKind.MIRRORED, StrategyKind.MULTI_WORKER)
 NO_KERAS_EQUIVALENT = ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs")
 
 
@@ -97,10 +101,15 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
     if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
         return None
     try:
-        if strategy.choose(prog, ctx) is not StrategyKind.NONE:
+        if strategy.choose(prog, ctx) not in GENERAL_STRATEGIES:
             raise Unreadable(model.node.name, "the model_fn converts only to a Keras Model subclass "
-                             "(TFM321), which this converter writes for a program without a distribution "
-                             "strategy: convert by hand")
+                             "(TFM321), which this converter writes for a program without a strategy or "
+                             "under a mirrored or multi-worker one: convert by hand")
+        kind = strategy.choose(prog, ctx)
+        if kind.replicated and re.search(r"Reduction\.SUM\b", cst.Module([]).code_for_node(model.node)):
+            raise Unreadable(model.node.name, "a loss reduced with Reduction.SUM under a strategy: TF1's optimizer "
+                             "then summed the replicas' gradients unscaled, which the Keras Model subclass "
+                             "(TFM321) does not write; convert by hand")
         return general.plan(model, ctx)
     except Unreadable as problem:
         problem.code = problem.code or "TFM302"

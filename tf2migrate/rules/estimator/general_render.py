@@ -29,7 +29,7 @@ CLASS = '''class {name}({model}):
 {i}def train_step(self, data):
 {i}{i}features, labels = data
 {i}{i}with {tf}.GradientTape() as tape:
-{train}{i}{i}gradients = tape.gradient({loss}, self.trainable_variables)
+{train}{scale}{i}{i}gradients = tape.gradient({target}, self.trainable_variables)
 {i}{i}self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
 {i}{i}self.loss_tracker.update_state({loss})
 {i}{i}return {{"loss": self.loss_tracker.result()}}
@@ -76,7 +76,8 @@ def model_class(gp, w) -> str:
         params="params, " if gp.uses_params else "", init=_block(init, i, 2),
         metrics="self.loss_tracker, *self.eval_metrics.values()" if gp.metrics else "self.loss_tracker",
         track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"),
-        call_args="features, training=None" if gp.training else "features", call=call, train=train, loss=loss)
+        call_args="features, training=None" if gp.training else "features", call=call, train=train, loss=loss,
+        **_replica_scale(loss, w))
     head = f"{outputs} = self(features{training('False')})"
     if gp.evaluate is not None:
         loss, tail = _loss(gp.eval_loss, w)
@@ -87,6 +88,18 @@ def model_class(gp, w) -> str:
         body = _block(_step(head, updated(gp.predict), gp.predict, w), i, 2)
         text += PREDICT_STEP.format(i=i, tf=tf, body=body, output=w.text(gp.predict_output))
     return text
+
+
+def _replica_scale(loss: str, w) -> dict:
+    """Under a strategy with replicas TF1's optimizer divided the loss by their number before its gradients
+    were summed (a MEAN loss reduction, conversion.GENERAL_STRATEGIES): the step takes the same gradients."""
+    if not w.kind.replicated:
+        return {"scale": "", "target": loss}
+    i = w.indent
+    value = loss if loss.isidentifier() else f"({loss})"
+    scale = (f"{i * 3}# as TF1's optimizer did under a strategy: the replicas' gradients are summed\n"
+             f"{i * 3}scaled_loss = {value} / self.distribute_strategy.num_replicas_in_sync\n")
+    return {"scale": scale, "target": "scaled_loss"}
 
 
 def build_function(gp, w) -> str:

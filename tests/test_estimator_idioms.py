@@ -60,3 +60,31 @@ def test_unread_forward_pass_does_not_claim_there_is_no_minimize():
     assert "train_op=optimizer.minimize(" in source
     assert not any(m.startswith("no `optimizer.minimize(loss)` found") for m in messages)
     assert any("training step (`optimizer.minimize(loss)`, inline or not) was not read" in m for m in messages)
+
+
+def test_a_model_fn_made_by_a_closure_builder_is_reported_not_a_crash():
+    """BERT's run_classifier.py: `model_fn = model_fn_builder(...)` returns the model_fn it defines; the converter
+    reads no model from it (survey G3) and must say so: it crashed (TFM999) reading the PREDICT dict of no model."""
+    source = '''import tensorflow as tf
+
+
+def model_fn_builder(learning_rate):
+  def model_fn(features, labels, mode, params):
+    logits = tf.layers.dense(features, 1)
+    loss = tf.losses.mean_squared_error(labels, logits)
+    train_op = tf.train.AdamOptimizer(learning_rate).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.contrib.tpu.TPUEstimatorSpec(mode=mode, loss=loss, train_op=train_op)
+  return model_fn
+
+
+model_fn = model_fn_builder(learning_rate=0.1)
+estimator = tf.contrib.tpu.TPUEstimator(use_tpu=False, model_fn=model_fn, config=tf.contrib.tpu.RunConfig(),
+                                        train_batch_size=8)
+estimator.train(input_fn=train_input_fn, max_steps=10)
+for prediction in estimator.predict(input_fn=predict_input_fn):
+  print(prediction)
+'''
+    result = rewrite_text(source, "run_classifier.py")
+    assert "TPUEstimator(" in result.code
+    assert not [d for d in result.diagnostics if d.code == "TFM999"]
+    assert _blockers(result)

@@ -52,7 +52,7 @@ class ReplaceRuns(cst.CSTTransformer):
 
 
 def optimizers_compat(model, w) -> str:
-    opt = model.optimizer
+    opt = model.optimizer if model is not None else None
     return compat_class(w.tf("tf"), w.indent, w.compat_name) if opt is not None and opt.needs_compat_class else ""
 
 
@@ -62,10 +62,10 @@ def render_kept(stmt, prog, ctx, notes, orig=None):
         (orig or stmt).visit(found)
         places = iter(node for node, _, _ in found.notes)
         return respell(stmt.visit(_ReturnDataset(ctx, notes, places)), ctx)  # before respelling: names resolve
-    columns = prog.model.columns_name
+    columns = prog.model.columns_name if prog.model is not None else None
     if columns is not None and uses.assignment(stmt)[0] == columns.value:
         return respell(stmt, ctx)
-    helper = prog.model.columns_helper
+    helper = prog.model.columns_helper if prog.model is not None else None
     if helper is not None and isinstance(stmt, cst.FunctionDef) and stmt.name.value == helper:
         return respell(stmt, ctx)  # the function that returns the feature columns is kept with them
     return stmt
@@ -100,7 +100,7 @@ class _ReturnDataset(cst.CSTTransformer):
 
 def unused_columns(stmt, prog, w, module) -> bool:
     """Under keras3 the model reads Keras Inputs: the feature-column list goes when nothing else uses it."""
-    columns = prog.model.columns_name
+    columns = prog.model.columns_name if prog.model is not None else None
     if w.target != "keras3" or columns is None or uses.assignment(stmt)[0] != columns.value:
         return False
     if canned.keras3_inputs(prog.model, w.ctx) is None:

@@ -143,7 +143,7 @@ class Writer:
 
     def predictions_function(self) -> str:
         plan = self.prog.model
-        pred = plan.predictions
+        pred = plan.predictions if plan is not None else None  # None: a model_fn of another module
         if pred is None or (isinstance(pred, cst.Name) and pred.value == plan.chain.output):
             return ""
         needed, steps = render.names_in(pred), []

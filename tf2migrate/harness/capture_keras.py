@@ -136,7 +136,8 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
     @functools.wraps(original_compute_loss)  # Keras 3 inspects its signature for `training`
     def compute_loss(self, *args, **kwargs):
         loss = original_compute_loss(self, *args, **kwargs)
-        if getattr(_tls, "in_train_step", False) and getattr(_tls, "loss", None) is None:
+        stepping = getattr(_tls, "in_train_step", False) or getattr(_tls, "in_test_step", False)  # capture_eval.py
+        if stepping and getattr(_tls, "loss", None) is None:
             _tls.loss = loss
         return loss
 

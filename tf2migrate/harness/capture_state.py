@@ -6,9 +6,11 @@ TF2 layer state is tracked where Keras 2 creates weights (`track_state`, called 
 step 0 (`read_initial`) and when training ends (`read_final`). The result of every `evaluate` call
 (Estimator or Keras) is recorded as {metric: value}.
 """
+import functools
 import importlib
 import weakref
 
+from tf2migrate.harness import capture_eval
 from tf2migrate.harness.recorder import clean_name
 
 _state_by_graph = weakref.WeakKeyDictionary()
@@ -155,6 +157,7 @@ def _wrap_keras_evaluate(recorder, tf):
     Model = tf.keras.Model
     original = Model.evaluate
 
+    @functools.wraps(original)  # capture_eval.py binds the arguments by Keras' signature
     def evaluate(self, *args, **kwargs):
         result = original(self, *args, **kwargs)
         recorder.eval_results.append(_metrics(result, list(getattr(self, "metrics_names", []) or [])))
@@ -170,7 +173,7 @@ def _wrap_estimator_evaluate(recorder, tf):
 
     def evaluate(self, *args, **kwargs):
         result = original(self, *args, **kwargs)
-        recorder.eval_results.append(_metrics(result))
+        recorder.eval_results.append(capture_eval.estimator_result(_metrics(result)))
         return result
 
     est_lib.Estimator.evaluate = evaluate

@@ -7,6 +7,7 @@ the differences that make the pair DIVERGED.
 """
 from tf2migrate.harness.queue_inputs import UNCONTROLLED
 from tf2migrate.harness import compare
+from tf2migrate.harness.capture_eval import BATCH_MEAN
 from tf2migrate.harness.compare import rel_diff
 
 
@@ -116,13 +117,21 @@ def check_eval(original, migrated, rtol, atol):
             f"only the {'migrated' if o is None else 'original'} program evaluates")
         return f"eval results: not compared ({who})", []
     common = sorted(set(o) & set(m))
+    close = lambda a, b: abs(a - b) <= max(atol, rtol * abs(a))  # noqa: E731
+    # the Estimator's loss is the mean of the batch losses, Keras' weights each batch by its size (capture_eval.py)
+    averaging = {"loss", BATCH_MEAN} <= set(common) and not close(o["loss"], m["loss"]) \
+        and close(o["loss"], o[BATCH_MEAN]) and close(o[BATCH_MEAN], m[BATCH_MEAN])
     causes = []
     for key in common:
         a, b = o[key], m[key]
-        if abs(a - b) > max(atol, rtol * abs(a)):
+        if not close(a, b) and not (key == "loss" and averaging):
             causes.append(f"eval {key} differs: original {a:.6g}, migrated {b:.6g} (rel diff {rel_diff(a, b):.3g})")
     if not common:
         return f"eval results: not compared (no metric in common: {sorted(o)} vs {sorted(m)})", []
+    if averaging:
+        return (f"eval results: {', '.join(common)} of the last evaluate compared; the loss as the Estimator averages "
+                f"it, over batches ({o['loss']:.6g} on both sides): Keras weights each batch by its size, so the "
+                f"migrated program reports {m['loss']:.6g} (the last batch is partial)"), causes
     return f"eval results: {', '.join(common)} of the last evaluate compared", causes
 
 

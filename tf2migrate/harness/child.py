@@ -80,8 +80,8 @@ def _run_program(spec):
 
 
 def _prepare(spec, recorder):
-    from tf2migrate.harness import (capture, capture_keras, capture_session, capture_state, cluster, determinism,
-                                    legacy, versions)
+    from tf2migrate.harness import (capture, capture_eval, capture_keras, capture_session, capture_state, cluster,
+                                    determinism, legacy, versions)
 
     from tf2migrate.harness.program import read_sources
 
@@ -108,6 +108,8 @@ def _prepare(spec, recorder):
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner, keras)
     capture_state.install(recorder, keras)
+    if keras.major == 2:  # Keras 3 hands its callbacks a copy of the logs: capture_eval.py
+        capture_eval.install(recorder, tf)
     if topology["kind"] == "ps" and spec.get("start_servers"):
         spec["_servers"] = cluster.start_in_process_ps(topology, recorder)
     if spec.get("role") == "original":

@@ -105,6 +105,17 @@ def test_verify_tells_the_codemod_what_the_original_api_is():
         os.unlink(path)
 
 
+def test_an_accepted_fix_is_applied_for_the_api_the_original_is_run_as(tmp_path):
+    """`verify --accept-fix CODE --original-api v1`: the reference copy is rewritten as TF1 code too (it was
+    rewritten as `auto`, so a fix that only applies to TF1 code was never accepted)."""
+    from tf2migrate.harness import codemod_sides
+
+    text = "import tensorflow as tf\n\ny = tf.nn.dropout(x, 0.5)\n"  # keep_prob in TF1, rate in TF2: ambiguous
+    for source, applied, line in (("tf1", ["TFM651"], "rate=1 - 0.5"), ("auto", [], "dropout(x, 0.5)")):
+        _, code, done = codemod_sides.with_fixes("drop.py", text, ["TFM651"], str(tmp_path), source)
+        assert done == applied and line in code
+
+
 def test_tfm352_sees_the_estimator_built_through_a_namespace_alias(tmp_path):
     done = _cli(tmp_path, "check", files={"iris.py": CONTRIB_LEARN})
     assert "no Estimator is built in this file" not in done.stderr

@@ -40,12 +40,13 @@ def rewrite_all(original, text, source="auto"):
     return path, out.code, [f"{d.line}:{d.col} {d.code} {d.message}" for d in out.diagnostics]
 
 
-def with_fixes(original, text, codes, workdir):
+def with_fixes(original, text, codes, workdir, source="auto"):
     """(path of ORIGINAL with only `codes` applied, its text, the codes that changed something). The copy
-    lives in the run's workdir; the child puts ORIGINAL's folder on `sys.path`, so sibling imports resolve."""
+    lives in the run's workdir; the child puts ORIGINAL's folder on `sys.path`, so sibling imports resolve.
+    `source` as for `rewrite_all`: an accepted fix that needs to know TF1 code from TF2 applies alike."""
     codes = check_codes(codes)
     selection, rewrite_text = _codemod()
-    out = rewrite_text(text, original, selection(select=tuple(codes)))
+    out = rewrite_text(text, original, selection(select=tuple(codes), source=source))
     applied = sorted({d.code for d in out.diagnostics if d.fixed})
     path = os.path.join(workdir, "reference_" + os.path.basename(original))
     with open(path, "w") as f:

@@ -45,13 +45,13 @@ def rewrite_tree(root, selection=None, dest=None, source="auto"):
     return dest, lines, sorted(fixed)
 
 
-def tree_with_fixes(root, codes, workdir):
+def tree_with_fixes(root, codes, workdir, source="auto"):
     """(a copy of the package with only `codes` applied, the codes that changed something); unknown codes
     are a usage error (`codemod_sides.FixError`)."""
     from tf2migrate.engine.selection import Selection
     from tf2migrate.harness.codemod_sides import check_codes
 
-    selection = Selection(select=check_codes(codes))
+    selection = Selection(select=check_codes(codes), source=source)
     dest = os.path.join(workdir, "reference", os.path.basename(os.path.abspath(root).rstrip(os.sep)) or "package")
     dest, _, applied = rewrite_tree(root, selection, dest)
     return dest, applied

@@ -47,7 +47,7 @@ def resolve(original, migrated=None, *, module=None, args=(), original_args=None
     else:
         src_m = _read(migrated)
     if accept_fixes:
-        reference, src_o, accepted = codemod_sides.with_fixes(original, src_o, list(accept_fixes), workdir)
+        reference, src_o, accepted = codemod_sides.with_fixes(original, src_o, list(accept_fixes), workdir, source)
         progress(f"reference: {original} with the fixes of {', '.join(accepted) or 'no rule (none applies)'}")
     home = os.path.dirname(os.path.abspath(original))   # the reference copy imports the original's siblings
     return Sides(original, migrated, Program(reference, None, args_o, env_o, home_dir=home),
@@ -64,7 +64,7 @@ def _package(original, migrated, module, args_o, args_m, env_o, env_m, accept_fi
     else:
         check_module(migrated, module, "MIGRATED")
     if accept_fixes:
-        reference, accepted = codemod_tree.tree_with_fixes(original, list(accept_fixes), workdir)
+        reference, accepted = codemod_tree.tree_with_fixes(original, list(accept_fixes), workdir, source)
         progress(f"reference: {original} with the fixes of {', '.join(accepted) or 'no rule (none applies)'}")
     ref, mig = Program(reference, module, args_o, env_o), Program(migrated, module, args_m, env_m)
     return Sides(original, migrated, ref, mig, facts_of(read_sources(ref.files())),

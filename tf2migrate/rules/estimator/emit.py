@@ -114,20 +114,16 @@ class Writer:
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         inputs = canned.keras3_inputs(plan, self.ctx) if plans.canned(plan) else None
         if inputs is not None and self.target == "keras3":
-            body = canned.functional_lines(inputs, layers[1:], self)
+            made = canned.functional_lines(inputs, layers[1:], self)
         else:
-            body = [templates.statement("{m} = {model}", self, m=m, model=self.sequential(layers))]
-        if plan.penalty is not None:
-            body.append(regularization.render(plan.penalty, self))
-        body += [schedule] if schedule is not None else []
-        body.append(templates.statement("optimizer = {opt}", self, opt=opt))
-        body.append(self._compile(loss, metrics))
-        body.append(templates.statement("return {m}", self, m=m))
+            made = [templates.statement("{m} = {model}", self, m=m, model=self.sequential(layers))]
         names = ["params"] if plan.uses_params else []
         # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator
         params = templates.parameters(*names, **({"steps_per_execution": "1"} if self.steps_per_execution else {}))
-        return templates.statement("def {name}({params}):\n{i}{body}", self, name=self.build_name, params=params,
-                                   body=templates.block(body))
+        penalty = [regularization.render(plan.penalty, self)] if plan.penalty is not None else []
+        return templates.statement(BUILD, self, name=self.build_name, params=params, made=made, penalty=penalty,
+                                   schedule=[schedule] if schedule is not None else [], optimizer=opt,
+                                   compile=self._compile(loss, metrics), model=m)
 
     def _compile(self, loss, metrics: list) -> cst.BaseStatement:
         """`model.compile(...)` in the builder, one argument per line when it does not fit."""
@@ -166,6 +162,14 @@ class Writer:
         return [templates.statement(EXAMPLES, self, name=self.examples_name, tf=self.tf("tf"))]
 
 
+BUILD = '''def {name}({params}):
+{i}{made}
+{i}{penalty}
+{i}{schedule}
+{i}optimizer = {optimizer}
+{i}{compile}
+{i}return {model}
+'''
 EXAMPLES = '''def {name}(batch):
 {i}"""One prediction per example, as Estimator.predict yielded them."""
 {i}batch = {tf}.nest.map_structure({tf}.get_static_value, batch)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import regularization, templates, training_flag
+from tf2migrate.rules.estimator import emit, regularization, templates, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
@@ -58,12 +58,6 @@ PREDICT_STEP = '''def predict_step(self, data):
 {i}features, _, _ = {tf}.keras.utils.unpack_x_y_sample_weight(data)
 {i}{body}
 {i}return {output}
-'''
-BUILD = '''def {name}({params}):
-{i}{model} = {made}
-{i}optimizer = {optimizer}
-{i}{model}.compile(optimizer=optimizer)
-{i}return {model}
 '''
 
 
@@ -129,8 +123,11 @@ def build_function(gp, w) -> cst.FunctionDef:
     """`build_model(params)`: the model, and the optimizer with TF1's numbers, compiled without a loss."""
     opt, params = gp.optimizer, ["params"] if gp.uses_params else []
     optimizer = opt.render(w.tf, w.text, w.text(opt.learning_rate), w.compat_name)
-    return templates.statement(BUILD, w, name=w.build_name, params=templates.parameters(*params), model=w.model_var,
-                               made=templates.call(gp.name, params), optimizer=optimizer)
+    model = w.model_var
+    return templates.statement(
+        emit.BUILD, w, name=w.build_name, params=templates.parameters(*params), model=model, penalty=[], schedule=[],
+        made=templates.statement("{model} = {made}", w, model=model, made=templates.call(gp.name, params)),
+        optimizer=optimizer, compile=templates.statement("{model}.compile(optimizer=optimizer)", w, model=model))
 
 
 def _step(head, stmts, originals, w) -> list:

@@ -4,8 +4,10 @@
 with the module's parser config and puts the given nodes in its `{holes}`; a hole given a string is the
 expression that string spells (a TF name spelled through the file's alias by `w.tf`, or a user's
 expression already respelled by `w.text`). Indented templates say `{i}` for one level of the module's
-indent. A line that would pass `WIDTH` columns is written one item per line (`fits`, `fitted`, `one_per_line`);
-functions and classes are `def`/`class` templates whose body is a `{body}` hole given a `block` of statements.
+indent. A hole on a line of its own may be given statements (one, or a list: none, one or several), which take
+its place (`_Splice`): functions and classes are `def`/`class` templates with their bodies given so; a `{body}` hole
+alone in a block may also be given a whole `block`. A line that would pass `WIDTH` columns is written one item per
+line (`fits`, `fitted`, `one_per_line`).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, uses
+from tf2migrate.rules.estimator import canned, templates, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.optimizers import compat_class
 from tf2migrate.rules.estimator.render import respell
@@ -44,16 +44,17 @@ class ReplaceRuns(cst.CSTTransformer):
         func = original.func
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.var \
                 and func.attr.value in uses.METHODS:
-            text = self.runs.method(original)
-            if "\n" in text:
+            made = self.runs.method(original)
+            if len(made) > 1 or "\n" in templates.code(made[0], self.runs.w).rstrip("\n"):
                 raise Unreadable(original, "this call needs several statements in TF2: move it to its own line")
-            return cst.parse_expression(text)
+            return made[0].body[0].value
         return updated
 
 
-def optimizers_compat(model, w) -> str:
+def optimizers_compat(model, w) -> list:
+    """The optimizer's compat class (RMSpropTF1) when the model needs it."""
     opt = model.optimizer if model is not None else None
-    return compat_class(w.tf("tf"), w.indent, w.compat_name) if opt is not None and opt.needs_compat_class else ""
+    return [compat_class(w)] if opt is not None and opt.needs_compat_class else []
 
 
 def render_kept(stmt, prog, ctx, notes, orig=None):

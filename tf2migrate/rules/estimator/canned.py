@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 
@@ -135,46 +136,51 @@ def keras3_inputs(plan: CannedPlan, ctx):
     return sorted(out)
 
 
-def functional_lines(inputs, layers, tf, model_var, indent) -> list:
+def functional_lines(inputs, layers, w) -> list:
     """Keras 3 has no DenseFeatures: numeric columns are Keras Inputs, joined in DenseFeatures' order."""
-    entries = [f'"{k}": {tf("tf.keras.Input")}(shape=({w},), name="{k}")' for k, w in inputs]
-    one = f"inputs = {{{', '.join(entries)}}}"
-    lines = [one if len(one) + len(indent) <= 100 else
-             "inputs = {\n" + "".join(f"{indent}{e},\n" for e in entries) + "}"]
-    joined = [f'inputs["{k}"]' for k, _ in inputs]
+    made = [cst.DictElement(templates.node(f'"{k}"'), templates.call(w.tf("tf.keras.Input"), [
+        templates.arg(templates.expression("({width},)", w, width=width), "shape"), templates.arg(f'"{k}"', "name")]))
+        for k, width in inputs]
+    out = [templates.fitted("inputs = {call}", w, 1, call=cst.Dict(made))]
+    joined = [templates.expression("inputs[{key}]", w, key=f'"{k}"') for k, _ in inputs]
     net = joined[0]
     if len(joined) > 1:
-        lines.append(f"features = {tf('tf.keras.layers.Concatenate')}()([{', '.join(joined)}])")
+        out.append(templates.statement("features = {concatenate}()({joined})", w, joined=cst.List(
+            [cst.Element(j) for j in joined]), concatenate=w.tf("tf.keras.layers.Concatenate")))
         net = "features"
     for layer in layers[:-1]:
-        lines.append(f"net = {layer}({net})")
+        out.append(templates.statement("net = {layer}({net})", w, layer=layer, net=net))
         net = "net"
-    lines.append(f"outputs = {layers[-1]}({net})")
-    lines.append(f"{model_var} = {tf('tf.keras.Model')}(inputs, outputs)")
-    return lines
+    out.append(templates.statement("outputs = {layer}({net})", w, layer=layers[-1], net=net))
+    out.append(templates.statement("{model} = {keras_model}(inputs, outputs)", w, model=w.model_var,
+                                   keras_model=w.tf("tf.keras.Model")))
+    return out
 
 
-def model_lines(plan: CannedPlan, ctx, tf, text, indent) -> tuple:
-    """(layer sources, loss source, optimizer source, metrics)."""
-    b = plan.bound
-    layers = [f"{tf('tf.keras.layers.DenseFeatures')}({text(b['feature_columns'])})"]
-    act = text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
+def model_lines(plan: CannedPlan, w) -> tuple:
+    """(layers, loss, optimizer): expressions."""
+    b, tf, dense = plan.bound, w.tf, w.tf("tf.keras.layers.Dense")
+    layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(b["feature_columns"])])]
+    act = w.text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
     if not plan.linear:
         for unit in b["hidden_units"].elements:
-            layers.append(f"{tf('tf.keras.layers.Dense')}({text(unit.value)}, activation={act})")
+            layers.append(templates.call(dense, [w.text(unit.value), templates.arg(act, "activation")]))
     classes = plan.classes
-    units = "1" if classes == 2 else str(classes) if classes else text(b["label_dimension"]) if "label_dimension" in b else "1"
-    zeros = ', kernel_initializer="zeros"' if plan.linear else ""
-    layers.append(f"{tf('tf.keras.layers.Dense')}({units}{zeros})")
-    if classes == 2:
-        loss = f'{tf("tf.keras.losses.BinaryCrossentropy")}(from_logits=True, reduction="sum")'
-    elif classes:
-        loss = f'{tf("tf.keras.losses.SparseCategoricalCrossentropy")}(from_logits=True, reduction="sum")'
+    units = "1" if classes == 2 else str(classes) if classes else \
+        w.text(b["label_dimension"]) if "label_dimension" in b else "1"
+    zeros = [templates.arg('"zeros"', "kernel_initializer")] if plan.linear else []
+    layers.append(templates.call(dense, [units] + zeros))
+    summed = templates.arg('"sum"', "reduction")
+    if classes:
+        loss = templates.call(tf("tf.keras.losses.BinaryCrossentropy" if classes == 2 else
+                                 "tf.keras.losses.SparseCategoricalCrossentropy"),
+                              [templates.arg("True", "from_logits"), summed])
     else:
-        loss = f'{tf("tf.keras.losses.MeanSquaredError")}(reduction="sum")'
+        loss = templates.call(tf("tf.keras.losses.MeanSquaredError"), [summed])
+    accumulator = templates.arg("0.1", "initial_accumulator_value")
     if plan.linear:
-        lr = repr(min(0.2, 1.0 / math.sqrt(len(plan.columns))))
-        opt = f"{tf('tf.keras.optimizers.Ftrl')}({lr}, initial_accumulator_value=0.1)"
+        rate = repr(min(0.2, 1.0 / math.sqrt(len(plan.columns))))
+        opt = templates.call(tf("tf.keras.optimizers.Ftrl"), [rate, accumulator])
     else:
-        opt = f"{tf('tf.keras.optimizers.Adagrad')}(0.05, initial_accumulator_value=0.1, epsilon=0.0)"
+        opt = templates.call(tf("tf.keras.optimizers.Adagrad"), ["0.05", accumulator, templates.arg("0.0", "epsilon")])
     return layers, loss, opt

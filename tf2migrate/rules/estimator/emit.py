@@ -13,13 +13,14 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import canned, plans, regularization, render
+from tf2migrate.rules.estimator import canned, plans, regularization, render, templates
 from tf2migrate.rules.estimator.plans import StrategyKind
 
 
 @dataclass
 class Writer:
-    """Renders source text for one program; `tf(name)` spells a TF2 name through the file's alias."""
+    """Writes the Keras code of one program from templates (templates.py); `tf(name)` spells a TF2 name through
+    the file's alias, `text(node)` a user's expression respelled for TF2 (both go into template holes)."""
 
     prog: object
     ctx: object
@@ -62,116 +63,122 @@ class Writer:
     def text(self, node) -> str:
         return node if isinstance(node, str) else render.text(node, self.ctx)
 
-    def arg_text(self, arg: cst.Arg) -> str:
-        value = self.text(arg.value)
-        return f"{arg.keyword.value}={value}" if arg.keyword is not None else value
-
-    def call(self, func: str, args: list, level: int = 0) -> str:
-        """`func(a, b)` on one line when it fits in 100 columns at `level`, else one argument per line."""
-        one = f"{func}({', '.join(args)})"
-        if (len(one) + len(self.indent) * level <= 100 and "\n" not in one) or not args:
-            return one
-        return f"{func}(\n" + "".join(f"{self.indent}{a},\n" for a in args) + ")"
-
-    def parse(self, code: str) -> list:
-        return list(cst.parse_module(code + "\n", config=self.module.config_for_parsing).body) if code else []
+    def arg(self, arg: cst.Arg) -> cst.Arg:
+        """A user's argument, respelled, in generated code's `keyword=value`."""
+        return templates.arg(self.text(arg.value), arg.keyword.value if arg.keyword is not None else None)
 
     # the model
-    def layer(self, layer) -> str:
-        text = self._layer(layer)
-        if layer.loop is not None:  # one layer per pass of the model_fn's loop
-            return f"*[{text} for {self.text(layer.loop.target)} in {self.text(layer.loop.iter)}]"
-        return text
+    def layer(self, layer) -> cst.BaseElement:
+        """The layer as an item of the Sequential's list: one per pass of the model_fn's loop if made in one."""
+        made = self._layer(layer)
+        if layer.loop is None:
+            return cst.Element(made)
+        return cst.StarredElement(templates.expression("[{made} for {target} in {iter}]", self, made=made,
+                                                       target=self.text(layer.loop.target),
+                                                       iter=self.text(layer.loop.iter)))
 
-    def _layer(self, layer) -> str:
+    def _layer(self, layer) -> cst.BaseExpression:
+        cls = self.tf("tf.keras.layers." + layer.kind)
         if layer.kind == "Lambda":  # arithmetic with a number: `lambda image: image / 255.`
-            return f"{self.tf('tf.keras.layers.Lambda')}(lambda {layer.input.value}: {self.text(layer.activation)})"
+            return templates.expression("{cls}(lambda {x}: {value})", self, cls=cls, x=layer.input.value,
+                                        value=self.text(layer.activation))
         if layer.kind == "Select":
-            return f"{self.tf('tf.keras.layers.Lambda')}(lambda features: features[{self.text(layer.key)}])"
+            return templates.expression("{cls}(lambda features: features[{key}])", self, cls=self.tf(
+                "tf.keras.layers.Lambda"), key=self.text(layer.key))
         if layer.kind == "Activation":
-            return f"{self.tf('tf.keras.layers.Activation')}({self.text(layer.activation)})"
+            return templates.call(cls, [self.text(layer.activation)])
         if layer.kind == "Reshape":
-            dims = [self.text(e.value) for e in layer.reshape.elements[1:]]
-            return f"{self.tf('tf.keras.layers.Reshape')}(({', '.join(dims)}{',' if len(dims) == 1 else ''}))"
-        return f"{self.tf('tf.keras.layers.' + layer.kind)}({', '.join(self.arg_text(a) for a in layer.args)})"
+            dims = cst.Tuple([cst.Element(templates.node(self.text(e.value))) for e in layer.reshape.elements[1:]])
+            return templates.call(cls, [dims])
+        return templates.call(cls, [self.arg(a) for a in layer.args])
 
-    def sequential(self, layer_texts: list) -> str:
-        i = self.indent
-        if len(layer_texts) == 1:
-            return f"{self.tf('tf.keras.Sequential')}([{layer_texts[0]}])"
-        inner = "".join(f"{i}{t},\n" for t in layer_texts)
-        return f"{self.tf('tf.keras.Sequential')}([\n{inner}])"
+    def sequential(self, layers: list) -> cst.BaseExpression:
+        """`tf.keras.Sequential([...])`, one layer per line when there are several."""
+        listed = cst.List([item if isinstance(item, cst.BaseElement) else cst.Element(templates.node(item))
+                           for item in layers])
+        return templates.call(self.tf("tf.keras.Sequential"),
+                              [listed if len(layers) == 1 else templates.one_per_line(listed, self)])
 
-    def build_function(self, shim_layer=None) -> str:
-        plan, i, m = self.prog.model, self.indent, self.model_var
-        lines = []
+    def build_function(self, shim_layer=None) -> cst.FunctionDef:
+        """`def build_model(params):` making the model, its optimizer with TF1's numbers, and compiling it."""
+        plan, m, schedule, metrics = self.prog.model, self.model_var, None, []
         if plans.canned(plan):
-            layer_texts, loss, opt = canned.model_lines(plan, self.ctx, self.tf, self.text, i)
-            metrics = []
+            layers, loss, opt = canned.model_lines(plan, self)
         else:
-            layer_texts = [shim_layer] if shim_layer else [self.layer(s.layer) for s in plan.chain.layers]
+            layers = [shim_layer] if shim_layer is not None else [self.layer(s.layer) for s in plan.chain.layers]
             loss = plan.loss.render(self.tf)
-            lr = self.text(plan.optimizer.learning_rate)
             if plan.schedule is not None:
-                schedule = plan.schedule.render(self.tf, self.text, self.call)
-                lr = "learning_rate"
+                schedule = plan.schedule.render(self)
+            lr = "learning_rate" if schedule is not None else self.text(plan.optimizer.learning_rate)
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         inputs = canned.keras3_inputs(plan, self.ctx) if plans.canned(plan) else None
         if inputs is not None and self.target == "keras3":
-            lines += canned.functional_lines(inputs, layer_texts[1:], self.tf, m, i)
+            made = canned.functional_lines(inputs, layers[1:], self)
         else:
-            lines.append(f"{m} = {self.sequential(layer_texts)}")
-        if plan.penalty is not None:
-            lines.append(regularization.render(plan.penalty, self))
-        if plan.schedule is not None:
-            lines.append(schedule)
-        lines.append(f"optimizer = {opt}")
-        metrics_arg = f"metrics=[{', '.join(metrics)}]"
-        if len(metrics_arg) > 88:
-            metrics_arg = "metrics=[\n" + "".join(f"{i}{i}{mt},\n" for mt in metrics) + f"{i}]"
-        compile_args = ["optimizer=optimizer", f"loss={loss}"] + ([metrics_arg] if metrics else [])
-        if self.steps_per_execution:
-            compile_args.append("steps_per_execution=steps_per_execution")
-        lines.append(self.call(f"{m}.compile", compile_args, 1))
-        lines.append(f"return {m}")
-        params = "params" if plan.uses_params else ""
-        if self.steps_per_execution:  # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator
-            params = ", ".join(p for p in (params, "steps_per_execution=1") if p)
-        body = "".join(f"{i}{line}\n" for line in "\n".join(lines).split("\n"))
-        return f"def {self.build_name}({params}):\n{body}"
+            made = [templates.statement("{m} = {model}", self, m=m, model=self.sequential(layers))]
+        names = ["params"] if plan.uses_params else []
+        # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator
+        params = templates.parameters(*names, **({"steps_per_execution": "1"} if self.steps_per_execution else {}))
+        penalty = [regularization.render(plan.penalty, self)] if plan.penalty is not None else []
+        return templates.statement(BUILD, self, name=self.build_name, params=params, made=made, penalty=penalty,
+                                   schedule=[schedule] if schedule is not None else [], optimizer=opt,
+                                   compile=self._compile(loss, metrics), model=m)
 
-    def predictions_function(self) -> str:
+    def _compile(self, loss, metrics: list) -> cst.BaseStatement:
+        """`model.compile(...)` in the builder, one argument per line when it does not fit."""
+        args = [templates.arg("optimizer", "optimizer"), templates.arg(loss, "loss")]
+        if metrics:
+            listed = cst.List([cst.Element(templates.node(mt)) for mt in metrics])
+            one = templates.arg(listed, "metrics")
+            fit = templates.fits(templates.code(one, self), self.indent, 3)  # (88 columns at an indent of 4)
+            args.append(one if fit else templates.arg(templates.one_per_line(listed, self, 1), "metrics"))
+        if self.steps_per_execution:
+            args.append(templates.arg("steps_per_execution", "steps_per_execution"))
+        return templates.fitted("{call}", self, 1, call=templates.call(f"{self.model_var}.compile", args))
+
+    def predictions_function(self) -> list:
+        """`def predictions_of(logits):` the PREDICT output from the model's: the model_fn's steps it needs."""
         plan = self.prog.model
         pred = plan.predictions if plan is not None else None  # None: a model_fn of another module
         if pred is None or (isinstance(pred, cst.Name) and pred.value == plan.chain.output):
-            return ""
+            return []
         needed, steps = render.names_in(pred), []
         for step in reversed(plan.chain.derived()):
             if step.name in needed:
                 steps.insert(0, step)
                 needed |= render.names_in(step.stmt.body[0].value)
-        i = self.indent
         kept = [render.respell(s.stmt, self.ctx).with_changes(leading_lines=[]) for s in steps]
-        code = cst.Module(body=kept, default_indent=i).code
-        body = "".join(f"{i}{line}\n" for line in code.rstrip("\n").split("\n")) if steps else ""
-        return f"def {self.pred_name}({plan.chain.output}):\n{body}{i}return {self.text(pred)}\n"
+        body = kept + [templates.statement("return {value}", self, value=self.text(pred))]
+        return [templates.statement("def {name}({output}):\n{i}{body}", self, name=self.pred_name,
+                                    output=templates.parameters(plan.chain.output), body=templates.block(body))]
 
-    def examples_function(self) -> str:
+    def examples_function(self) -> list:
         """Estimator.predict yielded one prediction per example, as NumPy values; model.predict and the
         PREDICT dict give one batch. The generator gives back what the program iterated (G2)."""
         calls = self.program_predicts if self.program_predicts is not None else predicts(self.module, self.prog.var)
         if not self.predictions_function() or not calls:
-            return ""
-        i, tf = self.indent, self.tf("tf")
-        return (f"def {self.examples_name}(batch):\n"
-                f'{i}"""One prediction per example, as Estimator.predict yielded them."""\n'
-                f"{i}batch = {tf}.nest.map_structure({tf}.get_static_value, batch)\n"
-                f"{i}if not isinstance(batch, dict):\n"
-                f"{i}{i}yield from batch\n"
-                f"{i}{i}return\n"
-                f"{i}for index in range(len(next(iter(batch.values())))):\n"
-                f"{i}{i}yield {{key: value[index] for key, value in batch.items()}}\n")
+            return []
+        return [templates.statement(EXAMPLES, self, name=self.examples_name, tf=self.tf("tf"))]
+
+
+BUILD = '''def {name}({params}):
+{i}{made}
+{i}{penalty}
+{i}{schedule}
+{i}optimizer = {optimizer}
+{i}{compile}
+{i}return {model}
+'''
+EXAMPLES = '''def {name}(batch):
+{i}"""One prediction per example, as Estimator.predict yielded them."""
+{i}batch = {tf}.nest.map_structure({tf}.get_static_value, batch)
+{i}if not isinstance(batch, dict):
+{i}{i}yield from batch
+{i}{i}return
+{i}for index in range(len(next(iter(batch.values())))):
+{i}{i}yield {key: value[index] for key, value in batch.items()}
+'''
 
 
 def predicts(module: cst.Module, var: str) -> bool:

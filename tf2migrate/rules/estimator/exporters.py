@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.render import references
 
@@ -22,6 +23,9 @@ EXPORT_METHOD = ("export_dir_base", "serving_input_receiver_fn", "assets_extra",
                  "experimental_mode")
 NOTE = ("the model is saved with model.{method} (a SavedModel whose serving signature is the Keras model's call); "
         "the serving_input_receiver_fn is not used, and no timestamped subfolder is made")
+
+
+SAVE = '{save}({join}({model_dir}, "export", {name}))'
 
 
 def _method(w) -> str:
@@ -52,10 +56,10 @@ def save_lines(exporters: list, w, model_dir) -> tuple:
     """(statements, notes): one `model.save` per exporter, in TF1's `model_dir/export/<name>` folder."""
     if model_dir is None:
         raise Unreadable(exporters[0][0], "exporter without a model_dir: save the model with model.save by hand")
-    join = w.tf("tf.io.gfile.join")
     m = _method(w)
-    lines = [f'{w.model_var}.{m}({join}({w.text(model_dir)}, "export", {w.text(name)}))' for _, name in exporters]
-    return lines, [(call, "TFM318", NOTE.format(method=m)) for call, _ in exporters]
+    made = [templates.statement(SAVE, w, save=f"{w.model_var}.{m}", join=w.tf("tf.io.gfile.join"),
+                                model_dir=w.text(model_dir), name=w.text(name)) for _, name in exporters]
+    return made, [(call, "TFM318", NOTE.format(method=m)) for call, _ in exporters]
 
 
 def export_call(bound: dict, w, call) -> tuple:
@@ -63,7 +67,8 @@ def export_call(bound: dict, w, call) -> tuple:
     if set(bound) - {"export_dir_base", "serving_input_receiver_fn"}:
         raise Unreadable(call, "export_saved_model with assets_extra/checkpoint_path/mode: save the model by hand")
     m = _method(w)
-    return f"{w.model_var}.{m}({w.text(bound['export_dir_base'])})", [(call, "TFM318", NOTE.format(method=m))]
+    made = templates.statement("{save}({path})", w, save=f"{w.model_var}.{m}", path=w.text(bound["export_dir_base"]))
+    return made, [(call, "TFM318", NOTE.format(method=m))]
 
 
 def serving_functions(module, prog, ctx) -> None:

@@ -10,139 +10,162 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import regularization, training_flag
+from tf2migrate.rules.estimator import emit, regularization, templates, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
-{i}"""`{fn}` as a Keras model: its forward pass in `call`, its own loss, metrics and predictions in the steps."""
+{i}{docstring}
 
-{i}def __init__(self, {params}**kwargs):
+{i}def __init__({init_params}):
 {i}{i}super().__init__(**kwargs)
-{init}
+{i}{i}{init}
+
 {i}@property
 {i}def metrics(self):
-{i}{i}return [{metrics}]
+{i}{i}return {metrics}
 
 {i}@{track}
-{i}def call(self, {call_args}):
-{call}
+{i}def call({call_params}):
+{i}{i}{read_params}
+{i}{i}# TF1 layer names restart at every call, as in the model_fn's own graph
+{i}{i}with {scope}:
+{i}{i}{i}{forward}
+{i}{i}return {outputs}
+
 {i}def train_step(self, data):
 {i}{i}features, labels = data
 {i}{i}with {tf}.GradientTape() as tape:
-{train}{scale}{i}{i}gradients = tape.gradient({target}, self.trainable_variables)
+{i}{i}{i}{train}
+{i}{i}gradients = tape.gradient({target}, self.trainable_variables)
 {i}{i}self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
 {i}{i}self.loss_tracker.update_state({loss})
-{i}{i}return {{"loss": self.loss_tracker.result()}}
+{i}{i}return {"loss": self.loss_tracker.result()}
+
+{i}{test_step}
+
+{i}{predict_step}
 '''
-TEST_STEP = '''
-{i}def test_step(self, data):
-{i}{i}features, labels = data
-{body}{i}{i}self.loss_tracker.update_state({loss})
-{updates}{i}{i}return {{metric.name: metric.result() for metric in self.metrics}}
+DOCSTRING = ('"""`{fn}` as a Keras model: its forward pass in `call`, its own loss, metrics and predictions in '
+             'the steps."""')
+TEST_STEP = '''def test_step(self, data):
+{i}features, labels = data
+{i}{body}
+{i}self.loss_tracker.update_state({loss})
+{i}{updates}
+{i}return {metric.name: metric.result() for metric in self.metrics}
 '''
-PREDICT_STEP = '''
-{i}def predict_step(self, data):
-{i}{i}features, _, _ = {tf}.keras.utils.unpack_x_y_sample_weight(data)
-{body}{i}{i}return {output}
+PREDICT_STEP = '''def predict_step(self, data):
+{i}features, _, _ = {tf}.keras.utils.unpack_x_y_sample_weight(data)
+{i}{body}
+{i}return {output}
 '''
 
 
-def model_class(gp, w) -> str:
-    i, tf = w.indent, w.tf("tf")
+def model_class(gp, w) -> cst.ClassDef:
+    """The model_fn as a `tf.keras.Model` subclass: its statements, as the other rules left them, in the steps."""
+    tf = w.tf("tf")
     gp.name = w.fresh(gp.name)
     fn = w.updated_model_fn
     places = _places(gp.node.body.body)
     updated = lambda stmts: [_follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
-    init = ["self.params = params"] if gp.uses_params else []
-    init.append(f'self.loss_tracker = {w.tf("tf.keras.metrics.Mean")}(name="loss")')
-    if gp.metrics:
-        made = [f"{w.text(m.key)}: {w.tf('tf.keras.metrics.' + m.keras)}(name={w.text(m.key)})" for m in gp.metrics]
-        one = "self.eval_metrics = {" + ", ".join(made) + "}"
-        init.append(one if len(one) + 2 * len(i) <= 100 else
-                    "self.eval_metrics = {\n" + "".join(f"{i}{m},\n" for m in made) + "}")
-    outputs = ", ".join(gp.outputs)
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
-    scope = f"{w.tf('tf.compat.v1.variable_scope')}({w.tf('tf.compat.v1.get_variable_scope')}())"
-    call = _block(["params = self.params"] if _reads_params(gp.forward) else [], i, 2)
-    call += f"{i}{i}# TF1 layer names restart at every call, as in the model_fn's own graph\n"
-    call += f"{i}{i}with {scope}:\n" + _block(forward, i, 3) + f"{i}{i}return {outputs}\n"
-    training = lambda flag: f", training={flag}" if gp.training else ""  # noqa: E731
-    head = f"{outputs} = self(features{training('True')})"
     loss, tail = _loss(gp.train_loss, w)
-    train = _block(_step(head, updated(gp.train), gp.train, w) + tail, i, 3)
-    text = CLASS.format(
-        name=gp.name, model=w.tf("tf.keras.Model"), i=i, fn=gp.node.name.value, tf=tf,
-        params="params, " if gp.uses_params else "", init=_block(init, i, 2),
-        metrics="self.loss_tracker, *self.eval_metrics.values()" if gp.metrics else "self.loss_tracker",
-        track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"),
-        call_args="features, training=None" if gp.training else "features", call=call, train=train, loss=loss,
-        **_replica_scale(loss, w))
-    head = f"{outputs} = self(features{training('False')})"
-    if gp.evaluate is not None:
-        loss, tail = _loss(gp.eval_loss, w)
-        updates = [f"self.eval_metrics[{w.text(m.key)}].update_state({_args(m, w)})" for m in gp.metrics]
-        body = _block(_step(head, updated(gp.evaluate), gp.evaluate, w) + tail, i, 2)
-        text += TEST_STEP.format(i=i, body=body, loss=loss, updates=_block(updates, i, 2))
-    if gp.predict is not None:
-        body = _block(_step(head, updated(gp.predict), gp.predict, w), i, 2)
-        text += PREDICT_STEP.format(i=i, tf=tf, body=body, output=w.text(gp.predict_output))
-    return text
+    scope = templates.expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
+                                 current=w.tf("tf.compat.v1.get_variable_scope"))
+    return templates.statement(
+        CLASS, w, name=gp.name, model=w.tf("tf.keras.Model"), docstring=DOCSTRING.format(fn=gp.node.name.value),
+        init_params=templates.parameters("self", *(["params"] if gp.uses_params else [])).with_changes(
+            star_kwarg=cst.Param(cst.Name("kwargs"))), init=_init(gp, w),
+        metrics="[self.loss_tracker, *self.eval_metrics.values()]" if gp.metrics else "[self.loss_tracker]",
+        track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"), scope=scope,
+        call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
+        read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
+        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w) + tail + _replica_scale(loss, w), loss=loss,
+        target="scaled_loss" if w.kind.replicated else loss,
+        test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated))
 
 
-def _replica_scale(loss: str, w) -> dict:
+def _replica_scale(loss: str, w) -> list:
     """Under a strategy with replicas TF1's optimizer divided the loss by their number before its gradients
     were summed (a MEAN loss reduction, conversion.GENERAL_STRATEGIES): the step takes the same gradients."""
     if not w.kind.replicated:
-        return {"scale": "", "target": loss}
-    i = w.indent
-    value = loss if loss.isidentifier() else f"({loss})"
-    scale = (f"{i * 3}# as TF1's optimizer did under a strategy: the replicas' gradients are summed\n"
-             f"{i * 3}scaled_loss = {value} / self.distribute_strategy.num_replicas_in_sync\n")
-    return {"scale": scale, "target": "scaled_loss"}
+        return []
+    made = templates.statement("scaled_loss = {loss} / self.distribute_strategy.num_replicas_in_sync", w, loss=loss)
+    why = cst.EmptyLine(comment=cst.Comment("# as TF1's optimizer did under a strategy: the replicas' gradients are summed"))
+    return [made.with_changes(leading_lines=[why])]
 
 
-def build_function(gp, w) -> str:
+def _init(gp, w) -> list:
+    out = [templates.statement("self.params = params", w)] if gp.uses_params else []
+    out.append(templates.statement('self.loss_tracker = {mean}(name="loss")', w, mean=w.tf("tf.keras.metrics.Mean")))
+    if gp.metrics:
+        made = cst.Dict([cst.DictElement(templates.node(w.text(m.key)), templates.call(
+            w.tf("tf.keras.metrics." + m.keras), [templates.arg(w.text(m.key), "name")])) for m in gp.metrics])
+        out.append(templates.fitted("self.eval_metrics = {call}", w, 2, call=made))
+    return out
+
+
+def _head(gp, training: str, w) -> cst.BaseStatement:
+    """`logits = self(features)`: a step's forward pass, in training or not."""
+    args = ["features"] + ([templates.arg(training, "training")] if gp.training else [])
+    made = templates.call("self", args)
+    return templates.statement("{outputs} = {call}", w, outputs=", ".join(gp.outputs), call=made)
+
+
+def _test_step(gp, w, updated) -> list:
+    if gp.evaluate is None:
+        return []
+    loss, tail = _loss(gp.eval_loss, w)
+    updates = [templates.statement("{call}", w, call=templates.call(templates.expression(
+        "self.eval_metrics[{key}].update_state", w, key=w.text(m.key)), _args(m, w))) for m in gp.metrics]
+    body = _step(_head(gp, "False", w), updated(gp.evaluate), gp.evaluate, w) + tail
+    return [templates.statement(TEST_STEP, w, body=body, loss=loss, updates=updates)]
+
+
+def _predict_step(gp, w, updated) -> list:
+    if gp.predict is None:
+        return []
+    body = _step(_head(gp, "False", w), updated(gp.predict), gp.predict, w)
+    return [templates.statement(PREDICT_STEP, w, tf=w.tf("tf"), body=body, output=w.text(gp.predict_output))]
+
+
+def build_function(gp, w) -> cst.FunctionDef:
     """`build_model(params)`: the model, and the optimizer with TF1's numbers, compiled without a loss."""
-    i, opt = w.indent, gp.optimizer
+    opt, params = gp.optimizer, ["params"] if gp.uses_params else []
     optimizer = opt.render(w.tf, w.text, w.text(opt.learning_rate), w.compat_name)
-    made = f"{gp.name}(params)" if gp.uses_params else f"{gp.name}()"
-    lines = [f"{w.model_var} = {made}", f"optimizer = {optimizer}", f"{w.model_var}.compile(optimizer=optimizer)",
-             f"return {w.model_var}"]
-    return f"def {w.build_name}({'params' if gp.uses_params else ''}):\n" + _block(lines, i, 1)
+    model = w.model_var
+    return templates.statement(
+        emit.BUILD, w, name=w.build_name, params=templates.parameters(*params), model=model, penalty=[], schedule=[],
+        made=templates.statement("{model} = {made}", w, model=model, made=templates.call(gp.name, params)),
+        optimizer=optimizer, compile=templates.statement("{model}.compile(optimizer=optimizer)", w, model=model))
 
 
 def _step(head, stmts, originals, w) -> list:
     """A step's statements: the forward pass's outputs, then the kept ones, over the model's own variables."""
     on_model = regularization._OnModel(w.ctx, "self")
-    params = ["params = self.params"] if _reads_params(originals) else []
-    return [head] + params + [s.visit(on_model) for s in stmts]
+    return [head] + _read_params(originals, w) + [s.visit(on_model) for s in stmts]
 
 
 def _loss(expr, w):
     """(the name of the step's loss, the statement that computes it when the spec gives an expression)."""
     if isinstance(expr, cst.Name):
         return expr.value, []
-    return "loss", [f"loss = {w.text(expr)}"]
+    return "loss", [templates.statement("loss = {value}", w, value=w.text(expr))]
 
 
-def _args(metric, w) -> str:
-    return ", ".join(f"{a[0]}={w.text(a[1])}" if isinstance(a, tuple) else w.text(a) for a in metric.args)
+def _args(metric, w) -> list:
+    return [templates.arg(w.text(a[1]), a[0]) if isinstance(a, tuple) else w.text(a) for a in metric.args]
 
 
-def _reads_params(stmts) -> bool:
-    return any("params" in names_in(s) for s in stmts)
+def _read_params(stmts, w) -> list:
+    """`params = self.params` when the statements read the params."""
+    return [templates.statement("params = self.params", w)] if any("params" in names_in(s) for s in stmts) else []
 
 
-def _block(items, indent, level) -> str:
-    """Statements (source lines or nodes) at `level` indents, one per line, blank lines before the first dropped."""
-    out = []
-    for k, item in enumerate(items):
-        if not isinstance(item, str):
-            item = cst.Module(body=[item.with_changes(leading_lines=[]) if k == 0 else item],
-                              default_indent=indent).code
-        out += item.rstrip("\n").split("\n")
-    return "".join(f"{indent * level}{line}\n" if line.strip() else "\n" for line in out)
+def _first(stmts) -> list:
+    """Statements at the top of a block: the first without the blank lines and comments above it."""
+    return [stmts[0].with_changes(leading_lines=[]), *stmts[1:]] if stmts else []
 
 
 def _places(stmts, prefix=()) -> dict:

@@ -15,7 +15,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.engine.package import PackageView
-from tf2migrate.rules.estimator import assemble, builders, emit, other_module, scope, target
+from tf2migrate.rules.estimator import assemble, builders, emit, other_module, scope, target, templates
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.model_fn import read_model_fn
 
@@ -118,8 +118,8 @@ def _converts(ctx, nb) -> bool:
 
 def _body(original, updated, model_at: int, helper, w, plan) -> list:
     """The module with the model_fn's builder where the model_fn stood and without the helper."""
-    parts = (assemble.optimizers_compat(plan, w), w.build_function(), w.predictions_function(), w.examples_function())
-    built = "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
+    built = templates.apart([assemble.optimizers_compat(plan, w), [w.build_function()], w.predictions_function(),
+                             w.examples_function()])
     out, carried = [], None
     for k, stmt in enumerate(updated.body):
         if original.body[k] is helper:
@@ -127,5 +127,5 @@ def _body(original, updated, model_at: int, helper, w, plan) -> list:
             continue
         if carried is not None:
             stmt, carried = stmt.with_changes(leading_lines=carried), None
-        out += assemble.with_lines(w.parse(built), stmt) if k == model_at else [stmt]
+        out += assemble.with_lines(list(built), stmt) if k == model_at else [stmt]
     return out

@@ -13,6 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 # canonical TF1 name -> (TF1 parameters, label param, prediction param, Keras loss, extra params kept)
@@ -53,12 +54,12 @@ class Loss:
     extra: dict  # keyword -> expression (delta, label_smoothing)
     node: cst.CSTNode
 
-    def render(self, tf) -> str:
+    def render(self, tf) -> cst.BaseExpression:
         if self.keras.startswith('"'):
-            return self.keras
-        args = ["from_logits=True"] if self.from_logits else []
-        args += [f"{k}={v}" for k, v in self.extra.items()]
-        return f"{tf('tf.keras.losses.' + self.keras)}({', '.join(args)})"
+            return templates.node(self.keras)
+        args = [templates.arg("True", "from_logits")] if self.from_logits else []
+        args += [templates.arg(v, k) for k, v in self.extra.items()]
+        return templates.call(tf("tf.keras.losses." + self.keras), args)
 
 
 def read_loss(call: cst.Call, ctx) -> Optional[Loss]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, bind
 
 PARAMS = ("labels", "predictions", "weights", "metrics_collections", "updates_collections", "name")
@@ -32,9 +33,9 @@ class Metric:
     keywords: dict  # keyword -> source
     node: cst.CSTNode
 
-    def render(self, tf, source) -> str:
-        args = [f"name={source(self.key)}"] + [f"{k}={v}" for k, v in self.keywords.items()]
-        return f"{tf('tf.keras.metrics.' + self.keras)}({', '.join(args)})"
+    def render(self, tf, source) -> cst.BaseExpression:
+        args = [templates.arg(source(self.key), "name")] + [templates.arg(v, k) for k, v in self.keywords.items()]
+        return templates.call(tf("tf.keras.metrics." + self.keras), args)
 
 
 def read_metric(key, call: cst.Call, ctx, output_kind):

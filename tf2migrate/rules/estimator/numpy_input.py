@@ -75,7 +75,8 @@ def function(orig, stmt, w, notes) -> cst.BaseStatement:
         order += f"; num_threads={w.text(threads)} fed the queue in a racing order, tf.data reads in order"
     notes.append((orig.body[0].value, "TFM301", NOTE.format(name=f"{kind}_input_fn", shuffle=shuffle,
                                                             steps=" -> ".join(["", *steps]), order=order)))
-    made = assemble.with_lines(w.parse(f"def {name}():\n{body}"), stmt)[0]  # its comments go with it
+    code = f"def {name}():\n{body}\n"  # the user's expressions as text: parsed whole, not as a template
+    made = assemble.with_lines([cst.parse_module(code, config=w.module.config_for_parsing).body[0]], stmt)[0]
     return made.with_changes(leading_lines=made.leading_lines or [cst.EmptyLine()])  # a blank line above a def
 
 

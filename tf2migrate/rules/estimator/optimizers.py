@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import bind
 
 COMMON = ("use_locking", "name")
@@ -41,7 +42,7 @@ TF1_OPTIMIZERS = {
 DEFAULT_LR = {"tf.train.AdamOptimizer": "0.001", "tf.train.AdadeltaOptimizer": "0.001"}
 DROPPED = {"use_locking", "name", "accum_name", "linear_name"}
 
-RMSPROP_TF1 = '''class {name}({tf}.keras.optimizers.RMSprop):
+RMSPROP_TF1 = '''class {name}({rmsprop}):
 {i}"""RMSprop whose mean-square slot starts at 1.0, as in tf.compat.v1.train.RMSPropOptimizer."""
 
 {i}def build(self, var_list):
@@ -66,10 +67,10 @@ class Optimizer:
     def needs_compat_class(self) -> bool:
         return self.keras == "RMSpropTF1"
 
-    def render(self, tf, source, learning_rate: str, compat_name: str = "RMSpropTF1") -> str:
+    def render(self, tf, source, learning_rate: str, compat_name: str = "RMSpropTF1") -> cst.BaseExpression:
         cls = compat_name if self.needs_compat_class else tf("tf.keras.optimizers." + self.keras)
-        args = [learning_rate] + [f"{k}={v if isinstance(v, str) else source(v)}" for k, v in self.keywords.items()]
-        return f"{cls}({', '.join(args)})"
+        keywords = [templates.arg(v if isinstance(v, str) else source(v), k) for k, v in self.keywords.items()]
+        return templates.call(cls, [learning_rate] + keywords)
 
 
 def read_optimizer(call: cst.Call, ctx):
@@ -93,5 +94,7 @@ def read_optimizer(call: cst.Call, ctx):
     return Optimizer(canonical, keras, lr, keywords, call)
 
 
-def compat_class(tf_alias: str, indent: str, name: str = "RMSpropTF1") -> str:
-    return RMSPROP_TF1.format(tf=tf_alias, i=indent, name=name)
+def compat_class(w) -> cst.ClassDef:
+    """`class RMSpropTF1(tf.keras.optimizers.RMSprop)`, under the Writer's name for it."""
+    tf = w.tf("tf")
+    return templates.statement(RMSPROP_TF1, w, name=w.compat_name, rmsprop=f"{tf}.keras.optimizers.RMSprop", tf=tf)

@@ -27,7 +27,7 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
         elif i in prog.removed or assemble.v1_switch(orig, ctx, conv.notes):
             out.append(None)
         elif i == prog.model_fn_index:
-            out.append(assemble.with_lines(w.parse(_model_code(conv)), stmt))
+            out.append(assemble.with_lines(_model_statements(conv), stmt))
         elif i == prog.estimator:
             out.append(assemble.with_lines(model_statements(conv), stmt))
         elif i in prog.runs:
@@ -49,20 +49,20 @@ def builder_head(conv) -> list:
     """A canned estimator has no model_fn to replace: its builder goes just before the model is made."""
     if conv.prog.model_fn_index is not None or other_module.external(conv.prog) is not None:
         return []
-    return conv.writer.parse(conv.writer.build_function())
+    return [conv.writer.build_function()]
 
 
-def _model_code(conv) -> str:
+def _model_statements(conv) -> list:
     """The model_fn's replacement: the model class or layer, the optimizer's compat class, the builder."""
     w, model = conv.writer, conv.model
     if conv.general is not None:
-        parts = [general_render.model_class(conv.general, w), assemble.optimizers_compat(model, w),
-                 general_render.build_function(conv.general, w)]
+        parts = [[general_render.model_class(conv.general, w)], assemble.optimizers_compat(model, w),
+                 [general_render.build_function(conv.general, w)]]
     else:
-        parts = [shim.layer_class(conv.shim, w) if conv.shim else "", assemble.optimizers_compat(model, w),
-                 w.build_function(shim.construct(conv.shim) if conv.shim else None), w.predictions_function(),
+        parts = [[shim.layer_class(conv.shim, w)] if conv.shim else [], assemble.optimizers_compat(model, w),
+                 [w.build_function(shim.construct(conv.shim) if conv.shim else None)], w.predictions_function(),
                  w.examples_function()]
-    return "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
+    return templates.apart(parts)
 
 
 def strategy_in_place(conv) -> list:
@@ -71,15 +71,14 @@ def strategy_in_place(conv) -> list:
     default = templates.expression("{get}()", w, get=w.tf("tf.distribute.get_strategy"))
     made = strategy.statements(conv.kind, w.strategy_var, prog, w.ctx, w, None)
     if prog.strategy_test is None:
-        return w.parse("\n".join(made)) or [templates.statement("{var} = {default}", w, var=w.strategy_var,
-                                                                 default=default)]
-    if len(made) != 1 or "\n" in made[0]:
+        return made or [templates.statement("{var} = {default}", w, var=w.strategy_var, default=default)]
+    if len(made) != 1 or "\n" in templates.code(made[0], w).rstrip("\n"):
         raise Unreadable(prog.strategy_test, "a strategy chosen in an expression that needs several statements "
                          "in TF2: write the choice as an if/else")
-    var, _, value = made[0].partition(" = ")
-    values = dict(var=var, value=value, test=w.text(prog.strategy_test), default=default)
+    assign = made[0].body[0]
+    values = dict(var=assign.targets[0].target, value=assign.value, test=w.text(prog.strategy_test), default=default)
     one = templates.statement("{var} = {value} if {test} else {default}", w, **values)
-    if templates.fits(templates.code(one, w).rstrip("\n"), w.indent, 1):  # (it usually stands in main())
+    if templates.fits(templates.code(one, w).rstrip("\r\n"), w.indent, 1):  # (it usually stands in main())
         return [one]
     return [templates.statement("{var} = (\n{i}{value} if {test} else {default}\n)", w, **values)]
 
@@ -94,7 +93,7 @@ def model_statements(conv) -> list:
     if not prog.strategy_in_place:  # else made where the program chose it
         part = strategy.render_partitioner(conv.part, ctx, w.tf) \
             if conv.part is not None and kind is StrategyKind.PARAMETER_SERVER else None
-        out += w.parse("\n".join(strategy.statements(kind, var, prog, ctx, w, part)))
+        out += strategy.statements(kind, var, prog, ctx, w, part)
         if w.default_strategy:
             out.append(templates.statement("{var} = {get}()", w, var=var, get=w.tf("tf.distribute.get_strategy")))
     given = prog.bound.get("params")
@@ -123,16 +122,16 @@ def run_statements(orig, stmt, r, w, ctx) -> list:
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         call = small.value
         if ctx.resolve(call.func)[1] == "tf.estimator.train_and_evaluate":
-            return assemble.with_lines(w.parse("\n".join(r.train_and_evaluate(call))), stmt)
+            return assemble.with_lines(r.train_and_evaluate(call), stmt)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in uses.METHODS:
-            return assemble.with_lines(w.parse(r.method(call)), stmt)
+            return assemble.with_lines(r.method(call), stmt)
     target, value = uses.assignment(orig)
     if target is not None and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
             and value.func.attr.value in uses.METHODS and value.func.value.deep_equals(cst.Name(r.prog.var)):
         if value.func.attr.value in uses.EXPORTS:
             raise Unreadable(value, "the path export_saved_model returns: model.save returns nothing; save "
                              "the model by hand where the program needs its path")
-        *prelude, last = w.parse(r.method(value))  # statements: an expression may span lines
+        *prelude, last = r.method(value)
         assigned = last.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(target))], last.body[0].value)])
         return assemble.with_lines([*prelude, assigned], stmt)
     replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=ctx)

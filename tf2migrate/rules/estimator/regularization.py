@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
 
@@ -63,10 +64,10 @@ class _OnModel(cst.CSTTransformer):
         return updated
 
 
-def render(penalty, w) -> str:
+def render(penalty, w) -> cst.BaseStatement:
     """`model.add_loss(lambda: <penalty over model.trainable_variables>)`."""
     on_model = penalty.visit(_OnModel(w.ctx, w.model_var))
-    return f"{w.model_var}.add_loss(lambda: {w.text(on_model)})"
+    return templates.statement("{model}.add_loss(lambda: {penalty})", w, model=w.model_var, penalty=w.text(on_model))
 
 
 def penalty(reader, expr, name) -> None:

@@ -5,14 +5,15 @@ Step counts are kept: `TrainSpec(max_steps=N)`, `train(steps=N)` and `StopAtStep
 steps is written out when the input repeats (Keras would otherwise evaluate forever). With early
 stopping, TF1 evaluated after every checkpoint, so training is split into epochs of
 `save_checkpoints_steps` steps with `validation_data`. Under ParameterServerStrategy `fit` needs a
-step count: a one-pass input gets `len(dataset)`.
+step count: a one-pass input gets `len(dataset)`. What TF1 did around training (hooks, model_dir's
+checkpoints) becomes the `callbacks=[...]` of `fit`, written by callbacks.py.
 """
 from __future__ import annotations
 
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import exporters, hooks
+from tf2migrate.rules.estimator import callbacks, exporters, hooks, templates
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
@@ -41,22 +42,24 @@ class Runs:
         self.prog, self.ctx = writer.prog, writer.ctx
         self.notes: list = []
 
-    def dataset(self, input_fn, evaluation=False) -> str:
+    def dataset(self, input_fn, evaluation=False) -> templates.Hole:
+        """The dataset the input function gives: the function called (a lambda's body)."""
         if isinstance(input_fn, cst.Name):
             fn = self.prog.defs.get(input_fn.value)
             if takes_params(fn):  # the Estimator passed its params (TPUEstimator: with the batch size)
                 params, t = self.w.params_var, self.prog.tpu
                 if evaluation and t is not None and t.eval_batch_size is not None \
                         and source(t.eval_batch_size) != source(t.train_batch_size or cst.Name("None")):
-                    params = f"dict({params}, batch_size={self.w.text(t.eval_batch_size)})"
-                return f"{input_fn.value}({params})"
+                    params = templates.expression("dict({params}, batch_size={size})", self.w, params=params,
+                                                  size=self.w.text(t.eval_batch_size))
+                return templates.call(input_fn.value, [params])
             if isinstance(fn, cst.FunctionDef) and any(p.default is None for p in fn.params.params):
                 raise Unreadable(input_fn, "input_fn with parameters other than params (config/mode): convert by hand")
-            return f"{input_fn.value}()"
+            return templates.call(input_fn.value, [])
         if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
             return self.w.text(input_fn.body)
         if isinstance(input_fn, cst.Call) and isinstance(self.prog.defs.get(input_fn_name(input_fn)), cst.FunctionDef):
-            return f"{self.w.text(input_fn)}()"  # make_input_fn(...) returns the input function: call it
+            return templates.call(self.w.text(input_fn), [])  # make_input_fn(...) returns the input function
         raise Unreadable(input_fn, "input_fn that is not a function name, a lambda or a call of a function of this "
                          "file that makes one: convert by hand")
 
@@ -65,65 +68,9 @@ class Runs:
         node = self.prog.defs.get(name) if name is not None else input_fn
         return node is None or ".repeat(" in source(node)
 
-    def callbacks(self, plan: hooks.HookPlan, patience=None) -> list:
-        """`patience`: in evaluations, for the EarlyStopping of a plan that has one."""
-        tf, out = self.w.tf, []
-        for every in plan.logging_every:
-            out.append(f"{tf('tf.keras.callbacks.LambdaCallback')}(\n{self.w.indent * 3}on_train_batch_end="
-                       f"lambda batch, logs: print(batch, logs) if batch % {self.w.text(every)} == 0 else None)")
-        if plan.early is not None:
-            e = plan.early
-            metric = literal(e.metric)
-            if not isinstance(metric, str):
-                raise Unreadable(e.metric, "early stopping on a metric name that is not a string literal")
-            out.append(f"{tf('tf.keras.callbacks.EarlyStopping')}(monitor={('val_' + metric)!r}, "
-                       f"patience={patience}, mode={e.mode!r})".replace("'", '"'))
-        for directory, basename, every in plan.checkpoints:
-            name = self._weights_file(basename)
-            path = f"{tf('tf.io.gfile.join')}({self.w.text(directory)}, {name})"
-            out.append(self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"),
-                                     [path, "save_weights_only=True", f"save_freq={self.w.text(every)}"]))
-        for directory, every in plan.summaries:
-            out.append(self._in_list(tf("tf.keras.callbacks.TensorBoard"),
-                                     [self.w.text(directory), f"update_freq={self.w.text(every)}"]))
-        model_dir = self.prog.config.get("model_dir", self.prog.bound.get("model_dir"))
-        if model_dir is not None and not (isinstance(model_dir, cst.Name) and model_dir.value == "None"):
-            freq = self.prog.config.get("save_checkpoints_steps")
-            path = f"{tf('tf.io.gfile.join')}({self.w.text(model_dir)}, {self._weights_file(None)})"
-            checkpoint = self._in_list(tf("tf.keras.callbacks.ModelCheckpoint"), [path, "save_weights_only=True"] + (
-                [f"save_freq={self.w.text(freq)}"] if freq is not None else []))
-            maybe_none = _may_be_none(model_dir)
-            out.append(f"*([{checkpoint}] if {self.w.text(model_dir)} is not None else [])" if maybe_none else checkpoint)
-            self.notes.append((model_dir, "TFM315", "model_dir became a ModelCheckpoint callback; Keras does not "
-                               "resume from it the way an Estimator did" + (
-                                   " (no callback when model_dir is None: the Estimator then wrote its checkpoints "
-                                   "to a temporary folder that nothing read again)" if maybe_none else "")))
-        return out
-
-    def _weights_file(self, basename) -> str:
-        """The file ModelCheckpoint(save_weights_only=True) writes: Keras 3 takes only `*.weights.h5` (which
-        Keras 2 writes too, as HDF5); tf-keras keeps TF1's checkpoint name."""
-        if self.w.target != "keras3":
-            return self.w.text(basename) if basename is not None else '"model.ckpt"'
-        if basename is None:
-            return '"model.weights.h5"'
-        if isinstance(basename, cst.SimpleString) and "\\" not in basename.value:
-            stem = basename.evaluated_value
-            stem = stem[:-len(".ckpt")] if stem.endswith(".ckpt") else stem
-            return f'"{stem}.weights.h5"'
-        return f'{self.w.text(basename)} + ".weights.h5"'
-
-    def _in_list(self, func: str, args: list) -> str:
-        """A callback call as an item of the `callbacks=[...]` list of `fit` (two levels in), wrapped at 100."""
-        i, one = self.w.indent, f"{func}({', '.join(args)})"
-        if len(i * 2 + one) < 100:
-            return one
-        return f"{func}(\n" + "".join(f"{i * 3}{a},\n" for a in args) + f"{i * 2})"
-
     def fit(self, input_fn, steps, plan: hooks.HookPlan, eval_fn=None, eval_steps=None) -> list:
-        """Statements (source) for training; with early stopping the evaluation is part of `fit`."""
-        m, lines = self.w.model_var, []
-        ds = self.dataset(input_fn)
+        """The statements that train; with early stopping the evaluation is part of `fit`."""
+        ds, out = self.dataset(input_fn), []
         model = self.prog.model
         if model is not None and model.training_hooks is not None:
             plan = plan.merged(hooks.read_hooks(model.training_hooks, self.prog, self.ctx, model.hooks, model.tensors))
@@ -132,7 +79,7 @@ class Runs:
             if steps is not None and source(steps) != source(plan.stop_steps):
                 raise Unreadable(plan.stop_steps, "StopAtStepHook and max_steps disagree: keep one of them")
             steps = plan.stop_steps
-        args, epochs, patience = [], None, None
+        epochs, patience = None, None
         if plan.early is not None:
             every = self.prog.config.get("save_checkpoints_steps")
             n, k = literal(steps), literal(every)
@@ -142,50 +89,48 @@ class Runs:
             without = literal(plan.early.steps_without)
             patience = -(-without // k) if isinstance(without, int) else 1
             epochs, steps = n // k, every
-        if steps is None and self.w.kind is StrategyKind.PARAMETER_SERVER:
+        w, steps = self.w, self.w.text(steps) if steps is not None else None
+        if steps is None and w.kind is StrategyKind.PARAMETER_SERVER:
             # Every TF1 training task (chief and workers) read the whole input once; the TF2 workers are
             # those tasks. The coordinator hands steps to any worker, so no worker may run out of input.
-            name = self.w.fresh("train_dataset")
-            lines.append(f"{name} = {ds}")
-            workers = f'{self.w.resolver_var}.cluster_spec().num_tasks("worker")'
-            ds, steps = f"{name}.repeat()", f"len({name}) * {workers}"
-        if self.w.per_replica_input:  # TF1 gave every replica its own batch: a step takes one per replica
-            var = self.w.strategy_var
+            name = w.fresh("train_dataset")
+            out.append(templates.statement("{name} = {dataset}", w, name=name, dataset=ds))
+            ds = templates.expression("{name}.repeat()", w, name=name)
+            steps = templates.expression('len({name}) * {r}.cluster_spec().num_tasks("worker")', w, name=name,
+                                         r=w.resolver_var)
+        if w.per_replica_input:  # TF1 gave every replica its own batch: a step takes one per replica
             if steps is None:
-                steps = f"len({ds}) // {var}.num_replicas_in_sync"
-            ds = f"{var}.distribute_datasets_from_function(lambda _: {ds})"
+                steps = templates.expression("len({dataset}) // {s}.num_replicas_in_sync", w, dataset=ds,
+                                             s=w.strategy_var)
+            ds = templates.expression("{s}.distribute_datasets_from_function(lambda _: {dataset})", w, dataset=ds,
+                                      s=w.strategy_var)
             if self.prog.strategy_expr is not None:
                 self.notes.append((self.prog.strategy_expr, "TFM309", "each replica gets its own batch from the "
                                    "input function, as under the TF1 strategy: a step takes one batch per replica"))
-        args.append(ds)
-        if epochs:
-            args.append(f"epochs={epochs}")
-        if steps is not None:
-            args.append(f"steps_per_epoch={self.w.text(steps)}")
+        args = [templates.arg(ds)] + ([templates.arg(str(epochs), "epochs")] if epochs else []) + (
+            [templates.arg(steps, "steps_per_epoch")] if steps is not None else [])
         if plan.early is not None:
-            args.append(f"validation_data={self.dataset(eval_fn, evaluation=True)}")
+            args.append(templates.arg(self.dataset(eval_fn, evaluation=True), "validation_data"))
             if eval_steps is not None:
-                args.append(f"validation_steps={self.w.text(eval_steps)}")
-        cbs = self.callbacks(plan, patience)
-        one = f"callbacks=[{', '.join(cbs)}]"
-        if cbs and ("\n" in one or len(one) > 92):
-            i = self.w.indent
-            args.append("callbacks=[\n" + "".join(f"{i}{i}{cb},\n" for cb in cbs) + f"{i}]")
-        elif cbs:
-            args.append(one)
+                args.append(templates.arg(w.text(eval_steps), "validation_steps"))
+        listed = callbacks.argument(w, self.prog, plan, self.notes, patience)
+        args += [listed] if listed is not None else []
         if plan.early is not None:
             self.notes.append((plan.early.node, "TFM316", None))
-        lines.append(self.w.call(f"{m}.fit", args))
-        return lines
+        out.append(templates.fitted("{call}", w, call=templates.call(f"{w.model_var}.fit", args)))
+        return out
 
-    def evaluate(self, input_fn, steps) -> str:
-        """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two lines)."""
-        ds, prelude = self.dataset(input_fn, evaluation=True), ""
-        if steps is None and self.w.kind is StrategyKind.PARAMETER_SERVER:
-            name = self.w.fresh("eval_dataset")
-            prelude, ds, steps = f"{name} = {ds}\n", name, f"len({name})"
-        args = [ds] + ([f"steps={self.w.text(steps)}"] if steps is not None else [])
-        return prelude + f"{self.w.model_var}.evaluate({', '.join(args + ['return_dict=True'])})"
+    def evaluate(self, input_fn, steps) -> list:
+        """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two statements)."""
+        w, out = self.w, []
+        ds, steps = self.dataset(input_fn, evaluation=True), w.text(steps) if steps is not None else None
+        if steps is None and w.kind is StrategyKind.PARAMETER_SERVER:
+            name = w.fresh("eval_dataset")
+            out.append(templates.statement("{name} = {dataset}", w, name=name, dataset=ds))
+            ds, steps = name, templates.expression("len({name})", w, name=name)
+        args = [templates.arg(ds)] + ([templates.arg(steps, "steps")] if steps is not None else [])
+        made = templates.call(f"{w.model_var}.evaluate", args + [templates.arg("True", "return_dict")])
+        return out + [templates.statement("{call}", w, call=made)]
 
     def train_and_evaluate(self, call: cst.Call) -> list:
         bound = bind(call, ("estimator", "train_spec", "eval_spec"), "train_and_evaluate")
@@ -206,24 +151,24 @@ class Runs:
         eval_steps = e.get("steps")
         if eval_steps is None and self.repeats(e["input_fn"]):
             eval_steps = "100"
-        lines = self.fit(t["input_fn"], t.get("max_steps"), plan, e["input_fn"], eval_steps)
+        out = self.fit(t["input_fn"], t.get("max_steps"), plan, e["input_fn"], eval_steps)
         if plan.early is None:
-            lines.append(self.evaluate(e["input_fn"], eval_steps))
+            out += self.evaluate(e["input_fn"], eval_steps)
         if saves:  # TF1 exported after the last evaluation
             more, notes = exporters.save_lines(saves, self.w, self.prog.config.get(
                 "model_dir", self.prog.bound.get("model_dir")))
-            lines += more
+            out += more
             self.notes += notes
-        return lines
+        return out
 
-    def method(self, call: cst.Call) -> str:
-        """The expression replacing `estimator.<method>(...)`."""
+    def method(self, call: cst.Call) -> list:
+        """The statements replacing `estimator.<method>(...)`: the last one is the expression that replaces it."""
         name = call.func.attr.value
         bound = bind(call, METHODS[name], name)
         if name in EXPORTS:
-            line, notes = exporters.export_call(bound, self.w, call)
+            made, notes = exporters.export_call(bound, self.w, call)
             self.notes += notes
-            return line
+            return [made]
         unknown = set(bound) - {"input_fn", "steps", "max_steps", "hooks"}
         if unknown:
             raise Unreadable(bound[sorted(unknown)[0]], f"estimator.{name}({sorted(unknown)[0]}=...): convert by hand")
@@ -237,22 +182,16 @@ class Runs:
             if plan.early is not None:
                 raise Unreadable(plan.early.node, "early stopping in estimator.train(): use EarlyStopping by hand")
             self.notes.extend(plan.notes)
-            return "\n".join(self.fit(bound["input_fn"], bound.get("steps", bound.get("max_steps")), plan))
+            return self.fit(bound["input_fn"], bound.get("steps", bound.get("max_steps")), plan)
         if "hooks" in bound:
             raise Unreadable(bound["hooks"], f"estimator.{name}(hooks=...): convert by hand")
         if name == "evaluate":
             return self.evaluate(bound["input_fn"], bound.get("steps"))
-        predict = f"{self.w.model_var}.predict({self.dataset(bound['input_fn'])})"
+        predict = templates.call(f"{self.w.model_var}.predict", [self.dataset(bound["input_fn"])])
         if self.w.predictions_function():
             self.notes.append((call, "TFM314", f"predict yields one dict per example: {self.w.examples_name} "
                                "unbatches model.predict's batch, with NumPy values"))
-            return f"{self.w.examples_name}({self.w.pred_name}({predict}))"
-        return predict
+            predict = templates.expression("{examples}({predictions}({predict}))", self.w, predict=predict,
+                                           examples=self.w.examples_name, predictions=self.w.pred_name)
+        return [templates.statement("{call}", self.w, call=predict)]
 
-
-def _may_be_none(node) -> bool:
-    """A flag, a variable or an item (`FLAGS.model_dir`, `args["model_dir"]`) may hold None at run time:
-    `model_dir=None` is the Estimator's default, and `tf.io.gfile.join(None, ...)` raises. A literal may not,
-    nor a call such as `os.path.join(...)` (which would raise on None itself, as the original did)."""
-    return isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and not (
-        isinstance(node, cst.Name) and node.value == "None")

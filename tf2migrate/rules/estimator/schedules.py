@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, bind
 
 # canonical -> (TF1 parameters, Keras schedule, Keras parameters in order, as TF1 names)
@@ -39,9 +40,11 @@ class Schedule:
     args: list  # (Keras keyword or None for positional, expression)
     node: cst.CSTNode
 
-    def render(self, tf, source, call) -> str:
-        parts = [source(v) if k is None else f"{k}={source(v)}" for k, v in self.args]
-        return call(f"learning_rate = {tf('tf.keras.optimizers.schedules.' + self.keras)}", parts, 1)
+    def render(self, w) -> cst.BaseStatement:
+        """`learning_rate = <schedule>(...)` in the builder."""
+        args = [templates.arg(w.text(v), k) for k, v in self.args]
+        made = templates.call(w.tf("tf.keras.optimizers.schedules." + self.keras), args)
+        return templates.fitted("learning_rate = {call}", w, 1, call=made)
 
 
 def is_global_step(expr, ctx, step_names) -> bool:

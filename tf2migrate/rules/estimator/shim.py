@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import training_flag
+from tf2migrate.rules.estimator import templates, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
@@ -112,14 +112,13 @@ def _targets(stmt) -> set:
     return out
 
 
-def layer_class(shim: ShimPlan, w) -> str:
-    """Source of the layer class: the kept statements come from the (updated) model_fn, re-indented."""
-    i = w.indent
+def layer_class(shim: ShimPlan, w) -> cst.ClassDef:
+    """The layer class: the kept statements come from the (updated) model_fn, in its `call`."""
     fn = w.updated_model_fn
     statements = [fn.body.body[k] for k in shim.statements]
     if shim.training:
         statements = [stmt.visit(training_flag.Training(shim.ctx)) for stmt in statements]
-    kept = cst.Module(body=statements, default_indent=i)
+    kept = cst.Module(body=statements)
     if shim.partitioners:
         if w.kind is StrategyKind.PARAMETER_SERVER:  # measured on TF 2.15: the shim's get_variable cannot make a ShardedVariable
             raise Unreadable(shim.partitioners[0], "partitioner in a forward pass kept in the Keras shim under "
@@ -131,18 +130,34 @@ def layer_class(shim: ShimPlan, w) -> str:
         if drop.dropped != len(shim.partitioners):
             raise Unreadable(shim.partitioners[0], "partitioner not understood in the forward pass kept in the "
                              "Keras shim: convert by hand")
-    kept = ("params = self.params\n" if shim.params else "") + kept.code
-    inner = "".join(f"{i}{i}{line}\n" if line.strip() else "\n" for line in kept.rstrip("\n").split("\n"))
     shim.name = w.fresh(shim.name)
-    init = (f"{i}def __init__(self, params, **kwargs):\n{i}{i}super().__init__(**kwargs)\n"
-            f"{i}{i}self.params = params\n\n") if shim.params else ""
-    signature = "self, features, training=None" if shim.training else "self, features"
-    return (f"class {shim.name}({w.tf('tf.keras.layers.Layer')}):\n"
-            f'{i}"""The forward pass of `{shim.node.name.value}`, kept as written: Keras tracks its TF1 variables."""\n\n'
-            f"{init}{i}@{w.tf('tf.compat.v1.keras.utils.track_tf1_style_variables')}\n"
-            f"{i}def call({signature}):\n{inner}{i}{i}return {shim.output}\n")
+    return templates.statement(
+        LAYER, w, name=shim.name, layer=w.tf("tf.keras.layers.Layer"), docstring=DOCSTRING.format(
+            fn=shim.node.name.value), init=[templates.statement(INIT, w)] if shim.params else [],
+        track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"),
+        params=templates.parameters("self", "features", **({"training": "None"} if shim.training else {})),
+        read_params=[templates.statement("params = self.params", w)] if shim.params else [],
+        kept=list(kept.body), output=shim.output)
 
 
-def construct(shim: ShimPlan) -> str:
+LAYER = '''class {name}({layer}):
+{i}{docstring}
+
+{i}{init}
+
+{i}@{track}
+{i}def call({params}):
+{i}{i}{read_params}
+{i}{i}{kept}
+{i}{i}return {output}
+'''
+DOCSTRING = '"""The forward pass of `{fn}`, kept as written: Keras tracks its TF1 variables."""'
+INIT = '''def __init__(self, params, **kwargs):
+{i}super().__init__(**kwargs)
+{i}self.params = params
+'''
+
+
+def construct(shim: ShimPlan) -> cst.Call:
     """The layer's construction in the builder (after `layer_class` named it)."""
-    return f"{shim.name}(params)" if shim.params else f"{shim.name}()"
+    return templates.call(shim.name, ["params"] if shim.params else [])

@@ -17,7 +17,7 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.call_edit import keep_prefix
 from tf2migrate.rules.tables import load_tables
-from tf2migrate.rules.estimator import tpu
+from tf2migrate.rules.estimator import templates, tpu
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.plans import StrategyKind
 
@@ -103,18 +103,18 @@ def partitioner(prog, ctx, kind) -> Optional[cst.BaseExpression]:
     return expr
 
 
-def render_partitioner(expr, ctx, tf) -> str:
+def render_partitioner(expr, ctx, tf) -> cst.Call:
     canonical = ctx.resolve(expr.func)[1]
     params, cls, renames, first = partitioners()[canonical]
     bound = bind(expr, params, canonical)
     args = [source(bound[first])] if first and first in bound else []
-    args += [f"{renames[k]}={source(v)}" for k, v in bound.items() if k in renames]
-    return f"{tf('tf.distribute.experimental.partitioners.' + cls)}({', '.join(args)})"
+    args += [templates.arg(source(v), renames[k]) for k, v in bound.items() if k in renames]
+    return templates.call(tf("tf.distribute.experimental.partitioners." + cls), args)
 
 
-def statements(kind, var, prog, ctx, w, part_text) -> list:
-    """Source lines that create `var` for `kind` (empty for none)."""
-    tf, i, r = w.tf, w.indent, w.resolver_var
+def statements(kind, var, prog, ctx, w, partitioner) -> list:
+    """The statements that create `var` for `kind` (none for none)."""
+    tf, r = w.tf, w.resolver_var
     if kind is StrategyKind.NONE:
         return []
     if kind is StrategyKind.TPU:
@@ -123,17 +123,26 @@ def statements(kind, var, prog, ctx, w, part_text) -> list:
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
                 and expr.args)
-        args = [w.arg_text(a) for a in expr.args] if keep else []
-        return [w.call(f"{var} = {tf('tf.distribute.MirroredStrategy')}", args)]
+        made = templates.call(tf("tf.distribute.MirroredStrategy"), [w.arg(a) for a in expr.args] if keep else [])
+        return [templates.fitted("{var} = {call}", w, var=var, call=made)]
     if kind is StrategyKind.MULTI_WORKER:
-        return [f"{var} = {tf('tf.distribute.MultiWorkerMirroredStrategy')}()"]
-    return [
-        f"{r} = {tf('tf.distribute.cluster_resolver.TFConfigClusterResolver')}()",
-        f'if {r}.task_type in ("worker", "ps"):\n'
-        f"{i}# In TF1 these tasks ran train_and_evaluate themselves; in TF2 they serve the coordinator.\n"
-        f"{i}server = {tf('tf.distribute.Server')}(\n{i}{i}{r}.cluster_spec(),\n"
-        f"{i}{i}job_name={r}.task_type,\n{i}{i}task_index={r}.task_id,\n"
-        f'{i}{i}protocol={r}.rpc_layer or "grpc",\n{i})\n{i}server.join()',
-        w.call(f"{var} = {tf('tf.distribute.experimental.ParameterServerStrategy')}",
-               [r] + ([f"variable_partitioner={part_text}"] if part_text else [])),
-    ]
+        return [templates.statement("{var} = {strategy}()", w, var=var,
+                                    strategy=tf("tf.distribute.MultiWorkerMirroredStrategy"))]
+    made = templates.call(tf("tf.distribute.experimental.ParameterServerStrategy"), [r] + (
+        [templates.arg(partitioner, "variable_partitioner")] if partitioner is not None else []))
+    resolver = tf("tf.distribute.cluster_resolver.TFConfigClusterResolver")
+    return [templates.statement("{r} = {resolver}()", w, r=r, resolver=resolver),
+            templates.statement(SERVE, w, r=r, server=tf("tf.distribute.Server")),
+            templates.fitted("{var} = {call}", w, var=var, call=made)]
+
+
+SERVE = '''if {r}.task_type in ("worker", "ps"):
+{i}# In TF1 these tasks ran train_and_evaluate themselves; in TF2 they serve the coordinator.
+{i}server = {server}(
+{i}{i}{r}.cluster_spec(),
+{i}{i}job_name={r}.task_type,
+{i}{i}task_index={r}.task_id,
+{i}{i}protocol={r}.rpc_layer or "grpc",
+{i})
+{i}server.join()
+'''

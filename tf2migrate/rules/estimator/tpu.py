@@ -15,6 +15,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 
 ESTIMATORS = {"tf.estimator.tpu.TPUEstimator", "tf.contrib.tpu.TPUEstimator"}
@@ -87,18 +88,25 @@ def plan(bound: dict, tpu_config: dict) -> TPUPlan:
 
 def strategy_lines(t: TPUPlan, var: str, w) -> list:
     """The strategy: TPUStrategy over the program's resolver when its switch says TPU, else the default."""
-    tf, i = w.tf, w.indent
-    resolver, make = (w.text(t.cluster), []) if t.cluster is not None else (w.fresh("resolver"), None)
-    if make is None:
-        master = [w.text(t.master)] if t.master is not None else []
-        make = [w.call(f"{resolver} = {tf('tf.distribute.cluster_resolver.TPUClusterResolver')}", master)]
-    on_tpu = make + [f"{tf('tf.config.experimental_connect_to_cluster')}({resolver})",
-                     f"{tf('tf.tpu.experimental.initialize_tpu_system')}({resolver})",
-                     f"{var} = {tf('tf.distribute.TPUStrategy')}({resolver})"]
+    tf, on_tpu = w.tf, []
+    resolver = w.text(t.cluster) if t.cluster is not None else w.fresh("resolver")
+    if t.cluster is None:
+        made = templates.call(tf("tf.distribute.cluster_resolver.TPUClusterResolver"),
+                              [w.text(t.master)] if t.master is not None else [])
+        on_tpu.append(templates.fitted("{resolver} = {call}", w, resolver=resolver, call=made))
+    on_tpu += templates.statements(ON_TPU, w, resolver=resolver, var=var, strategy=tf("tf.distribute.TPUStrategy"),
+                                   connect=tf("tf.config.experimental_connect_to_cluster"),
+                                   initialize=tf("tf.tpu.experimental.initialize_tpu_system"))
     if t.always:
         return on_tpu
-    block = "".join(f"{i}{line}\n" for line in "\n".join(on_tpu).split("\n"))
-    return [f"if {w.text(t.use_tpu)}:\n{block}else:\n{i}{var} = {tf('tf.distribute.get_strategy')}()"]
+    return [templates.statement("if {use_tpu}:\n{i}{body}\nelse:\n{i}{var} = {default}()", w, use_tpu=w.text(t.use_tpu),
+                                body=templates.block(on_tpu), var=var, default=tf("tf.distribute.get_strategy"))]
+
+
+ON_TPU = '''{connect}({resolver})
+{initialize}({resolver})
+{var} = {strategy}({resolver})
+'''
 
 
 def params_text(t: TPUPlan, params, w) -> str:

@@ -88,3 +88,17 @@ for prediction in estimator.predict(input_fn=predict_input_fn):
     assert "TPUEstimator(" in result.code
     assert not [d for d in result.diagnostics if d.code == "TFM999"]
     assert _blockers(result)
+
+
+def test_an_exporter_under_a_model_dir_flag_is_skipped_when_the_flag_is_none():
+    """`RunConfig(model_dir=args.job_dir)` with a default of None: the Estimator exported into a temporary folder,
+    `tf.io.gfile.join(None, ...)` raises (survey: mnist_tpu). The export is guarded, and the note says so."""
+    pair = IDIOMS.parent / "programs" / "est_final_exporter" / "original.py"
+    source = pair.read_text(encoding="utf-8").replace('model_dir=os.path.join(args.job_dir, "model")',
+                                                      "model_dir=args.job_dir")
+    result = rewrite_text(source, "task.py")
+    assert '    if args.job_dir is not None:\n        model.export(tf.io.gfile.join(args.job_dir, "export", "regressor"))' \
+        in result.code.replace("tf2.", "tf."), result.code
+    assert any(d.code == "TFM318" and "not when `args.job_dir` is None" in d.message for d in result.diagnostics)
+    literal = rewrite_text(pair.read_text(encoding="utf-8"), "task.py")  # a call's value is not guarded
+    assert "is not None:" not in literal.code

@@ -58,7 +58,7 @@ def _callbacks(w, prog, plan: hooks.HookPlan, notes: list, patience) -> list:
         checkpoint = _item(w, tf("tf.keras.callbacks.ModelCheckpoint"), [
             _path(w, w.text(model_dir), None), templates.arg("True", "save_weights_only")] + (
             [templates.arg(w.text(freq), "save_freq")] if freq is not None else []))
-        maybe_none = _may_be_none(model_dir)
+        maybe_none = may_be_none(model_dir)
         out.append(cst.StarredElement(templates.expression("([{checkpoint}] if {model_dir} is not None else [])", w,
                                                            checkpoint=checkpoint.value, model_dir=w.text(model_dir)))
                    if maybe_none else checkpoint)
@@ -101,7 +101,7 @@ def _quoted(text: str) -> str:
     return repr(text).replace("'", '"')
 
 
-def _may_be_none(node) -> bool:
+def may_be_none(node) -> bool:
     """A flag, a variable or an item (`FLAGS.model_dir`, `args["model_dir"]`) may hold None at run time:
     `model_dir=None` is the Estimator's default, and `tf.io.gfile.join(None, ...)` raises. A literal may not,
     nor a call such as `os.path.join(...)` (which would raise on None itself, as the original did)."""

@@ -14,6 +14,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.callbacks import may_be_none
 from tf2migrate.rules.estimator.render import references
 
 EXPORTERS = {"tf.estimator.FinalExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text"),
@@ -26,6 +27,10 @@ NOTE = ("the model is saved with model.{method} (a SavedModel whose serving sign
 
 
 SAVE = '{save}({join}({model_dir}, "export", {name}))'
+GUARDED = '''if {model_dir} is not None:
+{i}{save}({join}({model_dir}, "export", {name}))'''
+NONE_NOTE = ("; not when `{model_dir}` is None at run time (the Estimator then exported into a temporary folder "
+             "nobody reads, and `tf.io.gfile.join(None, ...)` would raise)")
 
 
 def _method(w) -> str:
@@ -54,12 +59,15 @@ def read(expr, prog, ctx) -> list:
 
 def save_lines(exporters: list, w, model_dir) -> tuple:
     """(statements, notes): one `model.save` per exporter, in TF1's `model_dir/export/<name>` folder."""
-    if model_dir is None:
+    if model_dir is None or (isinstance(model_dir, cst.Name) and model_dir.value == "None"):
         raise Unreadable(exporters[0][0], "exporter without a model_dir: save the model with model.save by hand")
     m = _method(w)
-    made = [templates.statement(SAVE, w, save=f"{w.model_var}.{m}", join=w.tf("tf.io.gfile.join"),
-                                model_dir=w.text(model_dir), name=w.text(name)) for _, name in exporters]
-    return made, [(call, "TFM318", NOTE.format(method=m)) for call, _ in exporters]
+    guarded = may_be_none(model_dir)  # a flag left at None: the Estimator exported into a temporary folder
+    made = [templates.statement(GUARDED if guarded else SAVE, w, save=f"{w.model_var}.{m}",
+                                join=w.tf("tf.io.gfile.join"), model_dir=w.text(model_dir), name=w.text(name))
+            for _, name in exporters]
+    note = NOTE.format(method=m) + (NONE_NOTE.format(model_dir=w.text(model_dir)) if guarded else "")
+    return made, [(call, "TFM318", note) for call, _ in exporters]
 
 
 def export_call(bound: dict, w, call) -> tuple:

@@ -331,7 +331,8 @@ def test_a_helper_that_returns_the_estimator_is_read_through_its_call():
 
 @pytest.mark.parametrize("hook,converted", [
     ("tf1.train.LoggingTensorHook({'loss': loss}, every_n_iter=2)", True),
-    ("tf1.train.LoggingTensorHook({'logits': logits}, every_n_iter=2)", False),
+    ("tf1.train.LoggingTensorHook({'logits': logits}, every_n_iter=2)", True),  # the log of logits: TFM323
+    ("tf1.train.LoggingTensorHook({'loss': loss}, every_n_secs=2)", False),
     ("tf1.train.ProfilerHook(save_steps=2, output_dir='/tmp/p')", False),
     ("tf1.train.SummarySaverHook(save_secs=5, output_dir='/tmp/s', summary_op=tf1.summary.merge_all())", False),
 ])
@@ -343,6 +344,8 @@ def test_training_hooks_of_the_model_fn_become_callbacks_or_block(hook, converte
     assert (result.code != source) == converted
     if converted:
         assert "LambdaCallback" in result.code
+        lost = [d for d in result.diagnostics if d.code == "TFM323"]
+        assert len(lost) == ("logits" in hook) and all(d.severity.value == "warning" for d in lost)
     else:
         assert [d.line for d in result.diagnostics if d.code == "TFM302"] == [8]
 

@@ -6,6 +6,7 @@ from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
+WARNING_NOTES = {"TFM320", "TFM323"}  # notes of a converted program that a user must read
 
 
 def _info(code, name, summary, message, why, fix="automatic", severity=INFO, example=None):
@@ -157,6 +158,14 @@ INFOS = (
           "Anything else (graph collections, other metrics, a parameter-server or TPU strategy, a loss reduced "
           "with Reduction.SUM under a strategy) is reported and the program left as it was. Replace it by "
           "native Keras code when you can."),
+    _info("TFM323", "logged-tensors-not-kept", "LoggingTensorHook of graph tensors -> a LambdaCallback printing "
+          "Keras' logs", "LoggingTensorHook logged graph tensors by name, which Keras does not have: the "
+          "LambdaCallback prints the loss and metrics every N batches instead; log those tensors from a "
+          "tf.keras.callbacks.Callback if you need them",
+          "A LoggingTensorHook prints the tensors it names (`{\"probabilities\": \"softmax_tensor\"}`) every N "
+          "steps. Keras has no graph tensors by name: the converted program keeps the periodic log, of the "
+          "logs Keras keeps (the loss and the metrics), and this warning says which log was lost. Training is "
+          "not affected.", severity=Severity.WARNING),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

@@ -164,8 +164,13 @@ def _read_params(stmts, w) -> list:
 
 
 def _first(stmts) -> list:
-    """Statements at the top of a block: the first without the blank lines and comments above it."""
-    return [stmts[0].with_changes(leading_lines=[]), *stmts[1:]] if stmts else []
+    """Statements at the top of a block: the first without the blank lines above it (its comments stay)."""
+    if not stmts:
+        return []
+    lines = list(stmts[0].leading_lines)
+    while lines and lines[0].comment is None:
+        lines.pop(0)
+    return [stmts[0].with_changes(leading_lines=lines), *stmts[1:]]
 
 
 def _places(stmts, prefix=()) -> dict:

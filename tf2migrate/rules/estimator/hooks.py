@@ -1,8 +1,8 @@
 """Session hooks -> Keras callbacks (or step counts).
 
-`StopAtStepHook` caps the number of steps: it becomes `steps_per_epoch`. `LoggingTensorHook` on the
-loss becomes a `LambdaCallback` that prints the logs every N batches (tensor names other than the
-loss do not exist in Keras). The early-stopping hooks become `EarlyStopping` on the same evaluation
+`StopAtStepHook` caps the number of steps: it becomes `steps_per_epoch`. `LoggingTensorHook` becomes a
+`LambdaCallback` that prints the logs every N batches; tensor names other than the loss do not exist in
+Keras, so a hook that logged them is said to log the loss and metrics instead (TFM323). The early-stopping hooks become `EarlyStopping` on the same evaluation
 metric, evaluated where TF1 evaluated: after every checkpoint, i.e. at the end of every epoch of
 `save_checkpoints_steps` steps. A user's own `SessionRunHook` is reported with the callback methods
 its methods map to; it blocks the conversion, since its body reads graph tensors.
@@ -83,12 +83,15 @@ def read_hooks(expr, prog, ctx, local=None, tensors=frozenset()) -> HookPlan:
             plan.notes.append((call, "TFM307", "StopAtStepHook became the step count of `fit`"))
         elif canonical == LOGGING:
             bound = bind(call, ("tensors", "every_n_iter", "every_n_secs", "at_end", "formatter"), canonical)
-            if not _only_loss(bound.get("tensors"), tensors) or "every_n_iter" not in bound or len(bound) != 2:
-                raise Unreadable(call, "LoggingTensorHook of tensors other than the loss, or not every_n_iter: "
-                                 "log from a tf.keras.callbacks.Callback by hand")
+            if "every_n_iter" not in bound or set(bound) != {"tensors", "every_n_iter"}:
+                raise Unreadable(call, "LoggingTensorHook with every_n_secs/at_end/formatter: log from a "
+                                 "tf.keras.callbacks.Callback by hand")
             plan.logging_every.append(bound["every_n_iter"])
-            plan.notes.append((call, "TFM307", "LoggingTensorHook became a LambdaCallback printing the logs "
-                               "(Keras logs the running mean of the loss over the epoch)"))
+            if _only_loss(bound["tensors"], tensors):
+                plan.notes.append((call, "TFM307", "LoggingTensorHook became a LambdaCallback printing the logs "
+                                   "(Keras logs the running mean of the loss over the epoch)"))
+            else:  # graph tensors by name do not exist in Keras: the periodic log stays, of what Keras logs
+                plan.notes.append((call, "TFM323", None))
         elif canonical == CHECKPOINT:
             bound = bind(call, CHECKPOINT_PARAMS, canonical)
             if set(bound) - {"checkpoint_dir", "save_steps", "checkpoint_basename"} or "save_steps" not in bound:

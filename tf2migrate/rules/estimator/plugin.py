@@ -62,7 +62,7 @@ class EstimatorToKeras(Plugin):
         for node, code, message in notes:
             if other_module.external(prog) is not None and not other_module.own(ctx, node):
                 continue  # about the model_fn: reported in its own module
-            ctx.report(node, code, message, severity=Severity.WARNING if code == "TFM320" else Severity.INFO)
+            ctx.report(node, code, message, severity=Severity.WARNING if code in codes.WARNING_NOTES else Severity.INFO)
         body = flat.unflatten(updated, body, marks) if flat else body
         if any(code == "TFM320" for _, code, _ in notes):
             body = target.with_legacy_switch(body, updated)

@@ -102,3 +102,18 @@ def test_an_exporter_under_a_model_dir_flag_is_skipped_when_the_flag_is_none():
     assert any(d.code == "TFM318" and "not when `args.job_dir` is None" in d.message for d in result.diagnostics)
     literal = rewrite_text(pair.read_text(encoding="utf-8"), "task.py")  # a call's value is not guarded
     assert "is not None:" not in literal.code
+
+
+def test_feature_columns_appended_to_in_a_loop_block_instead_of_crashing():
+    """`cols = []; for key in keys: cols.append(numeric_column(key))` crashed the canned conversion (TFM999)."""
+    source = '''import tensorflow as tf
+
+cols = []
+for key in ["a", "b"]:
+    cols.append(tf.feature_column.numeric_column(key=key))
+classifier = tf.estimator.DNNClassifier(feature_columns=cols, hidden_units=[10], n_classes=3)
+classifier.train(input_fn=input_fn, steps=10)
+'''
+    result = rewrite_text(source, "premade.py")
+    assert not [d for d in result.diagnostics if d.code == "TFM999"]
+    assert [line for line, m in _blockers(result) if "appended to in a loop" in m] == [6]

@@ -77,6 +77,10 @@ def read(call, bound, ctx, values, defs=None) -> CannedPlan:
     elif isinstance(cols, cst.Name) and returned_list(values.get(cols.value), defs or {}) is not None:
         plan.columns_name, plan.columns_helper = cols, values[cols.value].func.value
         cols = returned_list(values[cols.value], defs)
+    if isinstance(cols, (cst.List, cst.Tuple)) and not cols.elements:  # `cols = []`, then appended to in a loop
+        plan.blockers.append(Unreadable(bound["feature_columns"], "feature_columns built up after an empty list "
+                                        "(appended to in a loop?): list them in a literal, or convert by hand"))
+        return plan
     if not isinstance(cols, (cst.List, cst.Tuple)):
         plan.blockers.append(Unreadable(cols or call, "feature_columns that are not a list literal, a name assigned "
                                         "one, or a name assigned a call of a function of this file that only "

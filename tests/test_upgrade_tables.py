@@ -114,3 +114,17 @@ def test_code_that_cannot_run_on_tf2_is_an_error_so_the_exit_code_says_so(tmp_pa
                           capture_output=True, text=True)
     assert done.returncode == 1, done.stderr
     assert "TFM605" in done.stderr
+
+
+def test_the_tools_own_flags_output_is_not_reported_on_a_second_run():
+    """`tf.app.flags` -> `tf.compat.v1.app.flags` (TFM606); the second run reported that as the deprecated
+    module tf.app.flags (TFM605), so `check` failed on the tool's own output (crash hunt B4)."""
+    from tf2migrate.engine.api import rewrite_text as rewrite
+
+    first = rewrite('import tensorflow as tf\n\nflags = tf.app.flags\nflags.DEFINE_integer("steps", 10, "")\n'
+                    'FLAGS = flags.FLAGS\n', "task.py")
+    assert "flags = tf.compat.v1.app.flags\n" in first.code
+    second = rewrite(first.code, "task.py")
+    assert second.code == first.code and not second.diagnostics
+    contrib = rewrite("import tensorflow as tf\n\nx = tf.compat.v1.contrib.layers.fully_connected\n", "m.py")
+    assert [d.code for d in contrib.diagnostics] == ["TFM605"]  # no tf.contrib under compat.v1 either

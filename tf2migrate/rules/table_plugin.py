@@ -107,7 +107,9 @@ class TablePlugin(Plugin):
     def _module(self, node, inner) -> None:
         """Carry a module finding outwards along `tf.contrib.rnn.X`: the outermost name is shown, the most
         specific module is named."""
-        canonical = self.ctx.resolve(node)[1] if isinstance(node, (cst.Name, cst.Attribute)) else None
+        literal, canonical = self.ctx.resolve(node) if isinstance(node, (cst.Name, cst.Attribute)) else (None, None)
+        if literal is not None and literal.startswith("tf.compat.v1.") and not literal.startswith("tf.compat.v1.contrib"):
+            canonical = None  # `tf.compat.v1.app.flags` (this tool's own output): that module still exists
         if self._alias_follows(node):
             self._renamed_ids.add(id(node))
             canonical = None

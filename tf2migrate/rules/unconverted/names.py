@@ -47,6 +47,8 @@ def kind(canonical: str) -> Optional[Kind]:
     if leaf is None:
         return None
     gone = "tf.contrib is gone since TF 2.0" if canonical.startswith("tf.contrib.") else "removed in TF 2.16"
+    if canonical.startswith("tf.train."):  # still in tf.compat.v1.train (TFM609), but only a MonitoredSession runs it
+        gone = "TF 2.16+ keeps session hooks only in tf.compat.v1.train, for a MonitoredSession (no Estimator runs them)"
     if leaf == "model_to_estimator":
         return Kind(ESTIMATOR, gone=gone, todo="train the Keras model with fit instead")
     if leaf.startswith("TPUEstimator") and not leaf.endswith("Spec"):

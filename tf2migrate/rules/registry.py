@@ -25,6 +25,7 @@ from tf2migrate.rules.upgrade.device_function import DeviceFunction
 from tf2migrate.rules.upgrade.dropout import Dropout
 from tf2migrate.rules.upgrade.extract_glimpse import ExtractGlimpse
 from tf2migrate.rules.upgrade.gone_arguments import GoneArguments
+from tf2migrate.rules.upgrade.graph_mode import GraphMode
 from tf2migrate.rules.upgrade.image_resize import ImageResize
 from tf2migrate.rules.upgrade.initializers import Initializers
 from tf2migrate.rules.upgrade.loss_reduction import LossReduction
@@ -43,7 +44,7 @@ CODE_RULES = (
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
-    DeviceFunction, ShapeValue,
+    DeviceFunction, ShapeValue, GraphMode,
     LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
     Unconverted,  # reads what the Estimator converter left, so it runs after it
     KerasTarget,  # last: switches Keras for a file the rules above changed

@@ -70,6 +70,8 @@ WAKE = {
     "device_function": (frozenset(), _and_v1({"tf.device"}) - {"tf.compat.v1.device"}),
     "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
     "shape_value": (frozenset({"value"}), frozenset()),  # `x.shape[-1].value`
+    "graph_mode": (frozenset(), _and_v1({"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder",
+                                        "tf.Session", "tf.InteractiveSession"})),
     "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
                                                "tf.nn.ctc_beam_search_decoder"})),
     "loss_reduction": (frozenset(), frozenset({"DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",

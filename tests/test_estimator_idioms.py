@@ -4,6 +4,8 @@ The converted forms are golden files in `fixtures/estimator-idioms/`; these are 
 """
 from __future__ import annotations
 
+import pytest
+
 from tf2migrate.engine.api import rewrite_text
 from tests.conftest import ROOT
 
@@ -117,3 +119,33 @@ classifier.train(input_fn=input_fn, steps=10)
     result = rewrite_text(source, "premade.py")
     assert not [d for d in result.diagnostics if d.code == "TFM999"]
     assert [line for line, m in _blockers(result) if "appended to in a loop" in m] == [6]
+
+
+CANNED_READS = '''import numpy as np
+import tensorflow as tf
+
+columns = [tf.feature_column.numeric_column(key="a")]
+model = tf.estimator.LinearRegressor(feature_columns=columns)
+model.train(input_fn=input_fn, steps=2)
+eval_result = model.evaluate(input_fn=input_fn)
+print(eval_result["loss"])
+'''
+
+
+@pytest.mark.parametrize("more, line, says", [
+    ('print(eval_result["average_loss"])\n', 9, "reads `average_loss` from evaluate's results"),
+    ('print(eval_result["global_step"])\n', 9, "reads `global_step` from evaluate's results"),
+    ('for p in model.predict(input_fn=input_fn):\n    print(p["predictions"])\n', 9, "predict yielded one dict"),
+    ("", None, None),
+])
+def test_a_read_of_a_result_keras_will_not_return_blocks(more, line, says):
+    """The converted program raised KeyError on `eval_result["average_loss"]` and IndexError on a canned
+    estimator's per-example prediction dicts, with '0 files needing attention' (crash hunt B2)."""
+    source = CANNED_READS + more
+    result = rewrite_text(source, "linear_regression.py")
+    blockers = _blockers(result)
+    if line is None:
+        assert not blockers and ".evaluate(input_fn(), return_dict=True)" in result.code
+    else:
+        assert [(n, m) for n, m in blockers if says in m] and all(n == line for n, m in blockers if says in m)
+        assert "LinearRegressor" in result.code

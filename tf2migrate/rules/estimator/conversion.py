@@ -13,7 +13,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import emit, general, other_module, runs, shim, strategy, target
+from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
@@ -53,6 +53,8 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     elif model is not None:
         prog.blockers.extend(model.forward_blockers if shim_plan is None else [])
         prog.blockers.extend(model.blockers)
+    if not prog.blockers:
+        prog.blockers.extend(result_reads.blockers(original, prog))  # `results["average_loss"]`: a KeyError
     if prog.blockers:
         _more_blockers(prog, ctx, original)
         return None

@@ -149,3 +149,27 @@ def test_a_read_of_a_result_keras_will_not_return_blocks(more, line, says):
     else:
         assert [(n, m) for n, m in blockers if says in m] and all(n == line for n, m in blockers if says in m)
         assert "LinearRegressor" in result.code
+
+
+def test_a_first_layer_on_a_feature_of_the_dict_converts_as_a_chain():
+    """`tf.reshape(features["x"], ...)` / `Dense(3)(features["x"])` heading the chain (TF's cnn_mnist tutorial,
+    three programs of the crash hunt): the feature is picked first, then the layers follow (survey G3)."""
+    source = '''import tensorflow.compat.v1 as tf
+
+
+def model_fn(features, labels, mode):
+    pictures = tf.reshape(features["x"], [-1, 2, 2, 1])
+    flat = tf.layers.flatten(pictures)
+    logits = tf.layers.dense(flat, 3)
+    loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=train_op)
+
+
+est = tf.estimator.Estimator(model_fn=model_fn)
+est.train(input_fn=input_fn, steps=2)
+'''
+    result = rewrite_text(source, "cnn.py")
+    assert 'tf.keras.layers.Lambda(lambda features: features["x"]),\n        tf.keras.layers.Reshape((2, 2, 1)),' \
+        in result.code, result.code
+    assert not _blockers(result) and not [d for d in result.diagnostics if d.code == "TFM321"]

@@ -78,6 +78,10 @@ def _read_assign(name, value, stmt, chain, ctx, layers) -> None:
         return
     if layer is not None:
         nested = _nested(layer, ctx)  # dense(dense(x, 12), 1): the innermost layer first
+        head = read_selection(nested[0].input)  # reshape(features["x"], ...): the feature picked first
+        if head is not None and not chain.layers and isinstance(head.input, cst.Name) \
+                and head.input.value == chain.end():
+            nested = [head, *nested]
         first = nested[0]
         if not (isinstance(first.input, cst.Name) and first.input.value == chain.end()):
             what = source(first.input)

@@ -68,7 +68,7 @@ def report_text(text: str, path: str = "<string>", selection: Selection = None, 
                   suppressions=parse_suppressions(text), selection=selection or Selection(), emit=None,
                   infos=registry.all_infos())
     for plugin in registry.fast_plugins(ctx):
-        plugin.leave_module(None, None)
+        plugin.report_from_ast()
     return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
 
 

@@ -17,7 +17,6 @@ from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
-from tf2migrate.engine.wake import waking_nodes
 from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
@@ -63,15 +62,17 @@ def read(path: str):
         return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
 
 
-def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
+def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bool = False) -> tuple:
     """(source, result): a result when the file is bad or provably needs no change. `triggers`: the
-    combined wake words of every rule and table (`rules.wake_words.Triggers`)."""
+    combined wake words of every rule and table (`rules.wake_words.Triggers`); `package`: the file has
+    package neighbours (`Triggers.code_words`)."""
     try:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
     attrs, symbols = triggers.scan(src.text)
     fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
+    reported = symbols & triggers.reported  # words of those rules, alone or shared with a table
     words = attrs | symbols
     tree = None
     try:
@@ -96,21 +97,34 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
     identifiers = spelled if spelled is not None else _identifiers(tree)
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    if _may_change(tree, attrs, symbols - fast, identifiers, triggers, source):
+    from tf2migrate.rules.upgrade.shape_places import places  # imported here, like every rule: not on a warm run
+
+    reports = []  # places where a rule can only report, from `ast` (engine/wake.py)
+    if _may_change(tree, attrs, symbols, fast, reported, identifiers, triggers, source, src.text, package, reports):
         return dataclasses.replace(src, tree=tree), None
-    if fast and _names_public_tf(tree, fast & identifiers):
+    if reports and places(tree) is None:
+        return dataclasses.replace(src, tree=tree), None  # only the traversal places them (shape_places.py)
+    if reports or reported and _names_public_tf(tree, reported & identifiers):
         return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
     return src, FileResult(path, Status.UNCHANGED)
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
+def _may_change(tree, attrs: set, symbols: set, fast: set, reported: set, identifiers: set, triggers, source: str,
+                text: str, package: bool, reports: list) -> bool:
     """Is there a place where a rule may act (`engine/wake.py`)? Words only in strings and comments are not
     candidates; `estimator_lib.Estimator` from tensorflow_estimator, `tf.constant(x)` and, in TF2 code,
-    `tf.argmax(x, 1, out)` are no such place."""
-    attrs, symbols = attrs & identifiers, symbols & identifiers
+    `tf.argmax(x, 1, out)` are no such place. The report-only rules' words (`fast`, `reported`) count only
+    where the Estimator converter, which shares them, may act (rules/idle.py)."""
+    from tf2migrate.engine.wake import waking_nodes
+    from tf2migrate.rules.idle import estimator_may_act
+
+    imports = ImportMap.from_ast(tree)
+    wide = package or bool(reported & identifiers) and estimator_may_act(tree, imports)
+    attrs, symbols = attrs & identifiers, (symbols if wide else symbols - fast) & identifiers
     if not attrs and not symbols:
         return False
-    return any(True for _ in waking_nodes(tree, ImportMap.from_ast(tree), triggers, attrs, symbols, source))
+    code = triggers.code_words(text, wide)
+    return any(True for _ in waking_nodes(tree, imports, triggers, attrs, symbols, source, code, reports))
 
 
 def _names_public_tf(tree, symbols: set) -> bool:

@@ -5,9 +5,7 @@ Most files of a real tree need no change; they are proved so by the cache or by 
 """
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
-import multiprocessing
 import os
 import sys
 from dataclasses import dataclass
@@ -64,6 +62,9 @@ class _Pool:
     def add(self, job) -> None:
         self.waiting.append(job)
         if self.pool is None and self.jobs > 1 and len(self.waiting) >= POOL_THRESHOLD:
+            import concurrent.futures  # imported here: a run the cache settles starts no pool
+            import multiprocessing
+
             import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules, inherited by forked workers
             import tf2migrate.rules.registry  # noqa: F401
 
@@ -123,6 +124,8 @@ class _Views:
         return self._keys[top]
 
     def get(self, path: str):
+        if path not in self.texts:
+            return None  # only a file that mentions an Estimator has a view (`engine/package.scan`)
         if self._views is None:
             from tf2migrate.engine.package import scan
 
@@ -135,6 +138,16 @@ def _top_package(path: str) -> str:
     while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
         folder = os.path.dirname(folder)
     return folder
+
+
+def _precheck(path: str, data: bytes, triggers, source: str, views) -> tuple:
+    """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
+    would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole."""
+    src, done = precheck(path, data, triggers, source)
+    settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
+    if settled and src is not None and path in views.texts and views.get(path) is not None:
+        return precheck(path, data, triggers, source, package=True)
+    return src, done
 
 
 def run(candidates, options: RunOptions) -> list:
@@ -163,7 +176,7 @@ def run(candidates, options: RunOptions) -> list:
             continue
         if triggers is None:
             triggers = _triggers(options.cache)
-        src, done = precheck(cand.path, data, triggers, options.selection.source)
+        src, done = _precheck(cand.path, data, triggers, options.selection.source, views)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)

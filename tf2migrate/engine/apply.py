@@ -98,17 +98,19 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget, packag
 
 
 def _quiet(module, tree, text, imports, plugins, source: str) -> dict:
-    """The statements the traversal may step over (none when a rule reads every statement)."""
+    """The statements the traversal may step over (none when a rule reads every statement): those that hold
+    no place where a rule may act, as the pre-pass finds them (`engine/wake.py`, code rules' words included:
+    a line that only says `dropout=0.5` or `ops.name_scope` is no place of `tf.nn.dropout`'s rule)."""
     from tf2migrate.rules.wake_words import triggers
 
     if any(plugin.sees_every_statement() for plugin in plugins):
         return {}
     words = triggers()
     attrs, symbols = words.scan(text)
-    places = waking_nodes(tree, imports, words, attrs - words.code_attrs, symbols - words.code_symbols, source)
+    places = waking_nodes(tree, imports, words, attrs, symbols, source, words.code_words(text))
     lines = {node.lineno for node in places}
     aliases = skip.trigger_aliases(imports, words.symbols, words.modules)  # `as fsp`: not a word itself
-    return skip.quiet_statements(module, tree, text, words.code_regex(), aliases, lines)
+    return skip.quiet_statements(module, tree, text, skip.NOTHING, aliases, lines)
 
 
 def context_for(text: str, path: str, selection: Selection = None, package=None) -> tuple:

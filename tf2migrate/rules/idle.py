@@ -22,7 +22,6 @@ import re
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted
-from tf2migrate.engine.package import imported_modules
 
 RUN_CALL = re.compile(r"\.(?:run|experimental_run_v2|call_for_each_replica)\s*\(")
 _TRAINS = ("train", "export_saved_model")  # `est.train(...)`: what `other_module_report.report_foreign` reads
@@ -45,9 +44,24 @@ def estimator_may_act(tree, imports) -> bool:
             trained.add(call.func.value.id)
     if not trained:
         return False
-    local = imported_modules(tree, "_")  # every import, not only TensorFlow's
+    local = _imported_names(tree)  # every import, not only TensorFlow's
     for node in nodes(tree, ast.Assign):
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in trained \
                 and isinstance(node.value, ast.Call) and ast_dotted(node.value.func).split(".")[0] in local:
             return True
     return False
+
+
+def _imported_names(tree) -> set:
+    """The local names every `import` and `from ... import` binds (`package.imported_modules`' keys, read from
+    the `ast` index instead of another walk of the whole tree)."""
+    names = set()
+    for node in nodes(tree, ast.Import, ast.ImportFrom):
+        for alias in node.names:
+            if alias.asname:
+                names.add(alias.asname)
+            elif isinstance(node, ast.Import):
+                names.update((alias.name.split(".")[0], alias.name))
+            else:
+                names.add(alias.name)
+    return names

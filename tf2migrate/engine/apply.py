@@ -92,7 +92,8 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget, packag
     )
     plugins = registry.plugins(ctx)
     new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins, ctx.selection.source)))
-    code = text if new is module else finish_imports(module, new, imports, ctx.emit, ctx.references, tree, text)
+    unchanged = new is module and not ctx.emit.retargets and ctx.emit.new_alias is None  # no import to edit either
+    code = text if unchanged else finish_imports(module, new, imports, ctx.emit, ctx.references, tree, text)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=code, diagnostics=diagnostics)
 

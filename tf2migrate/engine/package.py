@@ -47,13 +47,21 @@ class _Module:
     tree: Optional[ast.Module] = None  # its `ast`, for `_read_imports`
 
 
-def module_name(path: str) -> Optional[str]:
-    """`trainer.task` for `.../trainer/task.py` when `trainer/` has an `__init__.py`; None outside a package."""
+def module_name(path: str, packages: Optional[dict] = None) -> Optional[str]:
+    """`trainer.task` for `.../trainer/task.py` when `trainer/` has an `__init__.py`; None outside a package.
+    `packages`: a memo (folder -> is a package) shared by the calls of one run: a tree's files share folders."""
+    packages = {} if packages is None else packages
+
+    def is_package(folder: str) -> bool:
+        if folder not in packages:
+            packages[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
+        return packages[folder]
+
     folder, base = os.path.split(os.path.abspath(path))
-    if not base.endswith(".py") or not os.path.isfile(os.path.join(folder, "__init__.py")):
+    if not base.endswith(".py") or not is_package(folder):
         return None
     parts = [] if base == "__init__.py" else [base[:-3]]
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
+    while is_package(folder):
         folder, pkg = os.path.split(folder)
         parts.insert(0, pkg)
     return ".".join(parts)

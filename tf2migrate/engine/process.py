@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import difflib
 import enum
 import re
 import warnings
@@ -17,7 +16,6 @@ from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
-from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
 class Mode(str, enum.Enum):
@@ -39,6 +37,7 @@ class FileResult:
     diagnostics: list = field(default_factory=list)
     diff: str = ""
     digest: Optional[str] = None  # content hash, for the cache
+    from_cache: bool = False  # answered by the cache: nothing new to remember
 
     @property
     def needs_attention(self) -> bool:
@@ -219,7 +218,10 @@ def _looks_py2(exc: SyntaxError) -> bool:
 
 def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) -> FileResult:
     """`package`: the file's `engine.package.PackageView`, when it depends on other modules of the run."""
+    import difflib
+
     from tf2migrate.engine.apply import report_text, rewrite_text
+    from tf2migrate.engine.writer import WriteProblem, write_atomic
 
     try:
         if src.fast_only:

@@ -15,6 +15,7 @@ from tf2migrate.rules.estimator import strategy, switch, tpu, uses
 from tf2migrate.rules.estimator import helper_module, other_module, other_module_report, target
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.model_fn import ModelPlan
+from tf2migrate.rules.idle import estimator_may_act
 
 
 class EstimatorToKeras(Plugin):
@@ -23,6 +24,8 @@ class EstimatorToKeras(Plugin):
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
+        if ctx.package is None and ctx.tree is not None and not estimator_may_act(ctx.tree, ctx.imports):
+            return updated  # no Estimator call, no helper's Estimator trained here (rules/idle.py)
         view, flat, sw, progs = (original, updated), None, None, []
         prog = analyze.find(original, ctx)
         if prog is None:  # not at the top level: in `def main():`, in an if/else, or only reported

@@ -5,10 +5,11 @@ usually changes a few statements. The traversal keeps an unchanged statement as 
 (`traverse._same_children`), and the text of such a statement is its slice of the original text: from its
 first leading blank or comment line to the next statement's. Only the other statements are generated.
 
-The slices come from Python's `ast` line numbers and LibCST's leading lines. They are checked where it
-matters: every changed statement's slice must read exactly as LibCST writes the original statement (so the
-slices around it are placed right), and header, footer and module settings must be the original's; when
-anything does not hold, the whole module is generated as before.
+The slices come from Python's `ast` line numbers and LibCST's own leading lines (the blank and comment lines
+it gives a statement), so they cut the text where LibCST's code generation would; each cut is checked
+against the text (nothing before a statement on its line, only blank or comment lines in its leading lines),
+and header, footer and module settings must be the original's. When anything does not hold, the whole
+module is generated as before. tests/test_splice.py compares the two on every fixture and program.
 """
 from __future__ import annotations
 
@@ -25,10 +26,6 @@ def module_code(original: cst.Module, updated: cst.Module, tree: ast.Module, tex
     if spans is None or not _same_frame(original, updated):
         return updated.code
     index = {id(stmt): i for i, stmt in enumerate(original.body)}
-    kept = {index[id(stmt)] for stmt in updated.body if id(stmt) in index}
-    for i, stmt in enumerate(original.body):  # a statement changed or gone: its slice must be exactly its code
-        if i not in kept and text[spans[i]:spans[i + 1]] != original.code_for_node(stmt):
-            return updated.code
     pieces = [text[:spans[0]]]
     for stmt in updated.body:
         i = index.get(id(stmt))
@@ -51,11 +48,13 @@ def _identical(a, b) -> bool:
 
 
 def _spans(module: cst.Module, tree: ast.Module, text: str):
-    """Offsets where each top-level statement's text starts, then where the footer starts; None when the two
-    trees do not pair up."""
+    """Offsets where each top-level statement's text starts (its first leading line), then where the footer
+    starts; None when the two trees do not pair up, or a line is not what the pairing says: a statement's
+    first line must hold nothing before it, each of its leading lines must be blank or a comment."""
     if not module.body:
         return None
     line_starts = [0] + [m.end() for m in NEWLINE.finditer(text)]
+    lines = len(line_starts)
     starts, i = [], 0
     for stmt in module.body:
         k = len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
@@ -63,14 +62,20 @@ def _spans(module: cst.Module, tree: ast.Module, text: str):
             return None
         node = tree.body[i]
         i += k
-        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        line = first - len(stmt.leading_lines)
-        if not 1 <= line <= len(line_starts) or (starts and line_starts[line - 1] <= starts[-1]):
+        first = min([node] + list(getattr(node, "decorator_list", [])), key=lambda n: (n.lineno, n.col_offset))
+        line = first.lineno - len(stmt.leading_lines)
+        if not 1 <= line <= first.lineno <= lines or (starts and line_starts[line - 1] <= starts[-1]):
             return None
+        begin = line_starts[first.lineno - 1]
+        if text[begin:begin + first.col_offset].strip(" \t\f") not in (("",) if first is node else ("@",)):
+            return None  # something else stands before the statement (a decorator: its `@`) on its line
+        for n in range(line, first.lineno):
+            content = text[line_starts[n - 1]:line_starts[n]].strip()
+            if content and not content.startswith("#"):
+                return None
         starts.append(line_starts[line - 1])
     footer = "".join(module.code_for_node(line) for line in module.footer)
     end = len(text) - len(footer)
     if i != len(tree.body) or not text.endswith(footer) or end < starts[-1]:
         return None
     return starts + [end]
-

@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
-import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -73,29 +72,18 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
     reported = symbols & triggers.reported  # words of those rules, alone or shared with a table
     words = attrs | symbols
-    tree = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            code = _compiled(src.text, path)
-            if code is not None and not words:
-                return src, FileResult(path, Status.UNCHANGED)
-            spelled = _code_names(code, set()) if code is not None else None
-            if spelled is not None and (_STRING_ANNOTATIONS.search(src.text)
-                                        or _in_local_annotation(src.text, words - spelled)):
-                spelled = None  # names the code object lacks: only `ast` has every one
-            if spelled is not None:
-                if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
-                    return src, FileResult(path, Status.UNCHANGED)
-            tree = ast.parse(src.text, filename=path)
+            tree = ast.parse(src.text, filename=path)  # cheaper than `compile`, which also generates code
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
-    identifiers = spelled if spelled is not None else _identifiers(tree)
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
+    identifiers = _identifiers(tree)
     from tf2migrate.rules.upgrade.shape_places import places  # imported here, like every rule: not on a warm run
 
     reports = []  # places where a rule can only report, from `ast` (engine/wake.py)
@@ -151,47 +139,6 @@ def _imports_word(module: str, name: str, symbols: set) -> bool:
     if canonical_tf(path) is None or is_private(path):
         return False
     return name in symbols or not symbols.isdisjoint(module.split("."))
-
-
-# `from __future__ import annotations` turns annotations into strings, out of the code object's names
-_STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannotations\b", re.M)
-
-
-def _in_local_annotation(text: str, words: set) -> bool:
-    """A word on a line shaped like an annotated assignment in a block (`    s: tf.X = ...`): the compiler
-    keeps no trace of a local variable's annotation, so only `ast` can say whether the word is code
-    there. A docstring line `    name: tf.X` looks the same and only costs the `ast` parse; one
-    annotation split over several lines is not seen."""
-    if not words:
-        return False
-    alternation = "|".join(map(re.escape, sorted(words)))
-    annotation = r"(?:[\w.\[\]]|,[ \t]*)*"  # `tf.X`, `Dict[str, tf.X]`: no bare space, unlike prose
-    shape = rf"^[ \t]+[A-Za-z_][\w.]*(?:\[[^\n]*\])?[ \t]*:[ \t]*{annotation}\b(?:{alternation})\b{annotation}[ \t]*(?:=|#|$)"
-    return re.search(shape, text, re.M) is not None
-
-
-def _compiled(text: str, path: str):
-    """The module compiled, or None. Cheaper than `ast.parse` (no Python AST objects are built), and its
-    names answer most files; any failure is answered by `ast.parse` instead, so a file is judged exactly
-    as before (`return` outside a function compiles to an error but parses)."""
-    try:
-        return compile(text, path, "exec", dont_inherit=True)
-    except Exception:  # SyntaxError, but also compile-only errors: ast.parse decides
-        return None
-
-
-def _code_names(code, names: set) -> set:
-    """Every name a code object and the ones nested in it spell: variables, attributes, imported modules
-    (split at dots) and keyword names; no string literal or comment. Dead branches keep their names."""
-    for group in (code.co_names, code.co_varnames, code.co_cellvars, code.co_freevars):
-        for name in group:
-            names.update(name.split("."))
-    for const in code.co_consts:
-        if hasattr(const, "co_names"):
-            _code_names(const, names)
-        elif type(const) is tuple and all(type(item) is str for item in const):
-            names.update(const)  # keyword names of calls (a literal tuple of strings also lands here)
-    return names
 
 
 def _identifiers(tree) -> set:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import compileall
 import os
 import resource
 import shutil
@@ -207,6 +208,9 @@ def _main(argv, snapshot: Path) -> int:
         shutil.copytree(ROOT / "tf2migrate", snapshot / "tf2migrate",
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         shutil.copytree(ROOT / "rules", snapshot / "rules")
+        # byte-compiled, as `pip install` leaves an installed package (and as tf_upgrade_v2 is): without it,
+        # under PYTHONDONTWRITEBYTECODE every run compiles the modules it imports (0.05 s warm, 0.25 s with LibCST)
+        compileall.compile_dir(str(snapshot / "tf2migrate"), quiet=1)
         tool, tool_env = [sys.executable, "-m", "tf2migrate"], {"PYTHONPATH": str(snapshot)}
     jobs = ["-j", str(args.jobs)] if args.jobs else []
     peer = None
@@ -220,7 +224,7 @@ def _main(argv, snapshot: Path) -> int:
     load_before = os.getloadavg()
     print(f"corpus: {tree.relative_to(ROOT) if tree.is_relative_to(ROOT) else tree}: {len(files)} files, "
           f"{lines:,} lines", flush=True)
-    origin = f" (a snapshot of {ROOT})" if tool_env else ""
+    origin = f" (a byte-compiled snapshot of {ROOT})" if tool_env else ""
     print(f"tf2migrate: {' '.join(tool)}{origin}; tf_upgrade_v2: {peer or 'skipped'}; {os.cpu_count()} cores; "
           f"load average {load_before[0]:.2f}; {args.repeat} repetitions", flush=True)
 

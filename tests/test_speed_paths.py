@@ -1,7 +1,7 @@
 """The shortcuts that make a run fast must give the same answer as the long way round.
 
 - the pre-pass: a trigger word that appears only in a string or a comment proves a file clean
-  without LibCST; a syntax check by `compile` is answered by `ast.parse` whenever it fails;
+  without LibCST; a file that compiles to an error `ast.parse` accepts is judged by `ast.parse`;
 - the cache: a file that `--check` found pending is remembered, reused by the next `--check`
   (same output, same exit code, the paths as given this time), never by `rewrite` or `--diff`;
 - a tree the cache settles is answered without importing LibCST or the rule modules.

@@ -49,7 +49,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
             source, target, quiet, verbose):
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
-    from tf2migrate.rules.tables import tables_dir
+    from tf2migrate.rules import tables_dir
 
     missing = first_missing(paths)
     if missing:

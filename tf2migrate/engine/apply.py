@@ -68,7 +68,7 @@ def report_text(text: str, path: str = "<string>", selection: Selection = None, 
                   suppressions=parse_suppressions(text), selection=selection or Selection(), emit=None,
                   infos=registry.all_infos())
     for plugin in registry.fast_plugins(ctx):
-        plugin.leave_module(None, None)
+        plugin.report_from_ast()
     return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
 
 
@@ -92,23 +92,26 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget, packag
     )
     plugins = registry.plugins(ctx)
     new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins, ctx.selection.source)))
-    code = text if new is module else finish_imports(module, new, imports, ctx.emit, ctx.references, tree)
+    unchanged = new is module and not ctx.emit.retargets and ctx.emit.new_alias is None  # no import to edit either
+    code = text if unchanged else finish_imports(module, new, imports, ctx.emit, ctx.references, tree, text)
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=code, diagnostics=diagnostics)
 
 
 def _quiet(module, tree, text, imports, plugins, source: str) -> dict:
-    """The statements the traversal may step over (none when a rule reads every statement)."""
+    """The statements the traversal may step over (none when a rule reads every statement): those that hold
+    no place where a rule may act, as the pre-pass finds them (`engine/wake.py`, code rules' words included:
+    a line that only says `dropout=0.5` or `ops.name_scope` is no place of `tf.nn.dropout`'s rule)."""
     from tf2migrate.rules.wake_words import triggers
 
     if any(plugin.sees_every_statement() for plugin in plugins):
         return {}
     words = triggers()
     attrs, symbols = words.scan(text)
-    places = waking_nodes(tree, imports, words, attrs - words.code_attrs, symbols - words.code_symbols, source)
+    places = waking_nodes(tree, imports, words, attrs, symbols, source, words.code_words(text))
     lines = {node.lineno for node in places}
     aliases = skip.trigger_aliases(imports, words.symbols, words.modules)  # `as fsp`: not a word itself
-    return skip.quiet_statements(module, tree, text, words.code_regex(), aliases, lines)
+    return skip.quiet_statements(module, tree, text, skip.NOTHING, aliases, lines)
 
 
 def context_for(text: str, path: str, selection: Selection = None, package=None) -> tuple:

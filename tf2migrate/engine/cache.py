@@ -11,7 +11,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from tf2migrate import __version__
@@ -87,7 +86,7 @@ class Cache:
 
     def remember(self, results) -> None:
         for r in results:
-            if r.status in (Status.UNCHANGED, Status.CHANGED) and r.digest:
+            if r.status in (Status.UNCHANGED, Status.CHANGED) and r.digest and not r.from_cache:
                 key = os.path.abspath(r.path)
                 value = [r.digest, [d.to_json() for d in r.diagnostics]]
                 if r.status is Status.CHANGED:  # only set by --check/--diff: the file is as it was
@@ -101,6 +100,8 @@ class Cache:
             return
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile  # only when there is something to save
+
             fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
             with os.fdopen(fd, "w") as handle:
                 json.dump(self.entries, handle)

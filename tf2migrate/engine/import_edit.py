@@ -6,6 +6,8 @@ from collections import Counter
 
 import libcst as cst
 
+from tf2migrate.engine.splice import module_code
+
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ImportMap, dotted
 
@@ -118,13 +120,13 @@ class PartialRetarget(Exception):
         self.locals = locals_
 
 
-def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree) -> str:
+def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree, text: str) -> str:
     """The final code. `seen` counts the references to each binding that the traversal met;
-    `tree` is the original source parsed by `ast`."""
+    `tree` is the original source (`text`) parsed by `ast`."""
     partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
     if partial:
         raise PartialRetarget(partial)
-    code = updated.code
+    code = module_code(original, updated, tree, text)
     new_tree = ast.parse(code)
     before, after = references(tree), references(new_tree)
     unused = {
@@ -151,4 +153,4 @@ def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap
         if at > 0 and isinstance(updated.body[at - 1], cst.If):  # after the Keras switch: a blank line, as black
             new_statements = [new_statements[0].with_changes(leading_lines=[cst.EmptyLine()]), *new_statements[1:]]
         updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])
-    return updated.code
+    return module_code(original, updated, tree, text)

@@ -44,15 +44,24 @@ class _Module:
     helpers: dict = field(default_factory=dict)  # helper name -> line
     imports: set = field(default_factory=set)  # dotted names of modules it imports from (absolute)
     builds: bool = False  # a top-level function of it calls an Estimator class (a helper TFM322 can name)
+    tree: Optional[ast.Module] = None  # its `ast`, for `_read_imports`
 
 
-def module_name(path: str) -> Optional[str]:
-    """`trainer.task` for `.../trainer/task.py` when `trainer/` has an `__init__.py`; None outside a package."""
+def module_name(path: str, packages: Optional[dict] = None) -> Optional[str]:
+    """`trainer.task` for `.../trainer/task.py` when `trainer/` has an `__init__.py`; None outside a package.
+    `packages`: a memo (folder -> is a package) shared by the calls of one run: a tree's files share folders."""
+    packages = {} if packages is None else packages
+
+    def is_package(folder: str) -> bool:
+        if folder not in packages:
+            packages[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
+        return packages[folder]
+
     folder, base = os.path.split(os.path.abspath(path))
-    if not base.endswith(".py") or not os.path.isfile(os.path.join(folder, "__init__.py")):
+    if not base.endswith(".py") or not is_package(folder):
         return None
     parts = [] if base == "__init__.py" else [base[:-3]]
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
+    while is_package(folder):
         folder, pkg = os.path.split(folder)
         parts.insert(0, pkg)
     return ".".join(parts)
@@ -117,13 +126,17 @@ def _read(name: str, path: str, text: str) -> Optional[_Module]:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     imports = ImportMap.from_ast(tree)
-    m = _Module(name, path, text, helpers_of(tree, imports))
+    m = _Module(name, path, text, helpers_of(tree, imports), tree=tree)
     m.builds = bool(m.helpers) or builds_in_functions(tree, imports)
-    for module, attr in imported_modules(tree, name).values():
+    return m
+
+
+def _read_imports(m: _Module) -> None:
+    """The modules `m` imports: asked only once some module builds an Estimator (a walk of the whole tree)."""
+    for module, attr in imported_modules(m.tree, m.name).values():
         m.imports.add(module)
         if attr is not None:
             m.imports.add(f"{module}.{attr}")  # `from trainer import model`: the module trainer.model
-    return m
 
 
 def _modules(files: dict) -> dict:
@@ -143,6 +156,8 @@ def _modules(files: dict) -> dict:
     for path, name in named.items():
         if name not in modules and mentions.search(files[path]) and (m := _read(name, path, files[path])):
             modules[name] = m
+    for m in modules.values():
+        _read_imports(m)
     return modules
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import difflib
 import enum
-import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -17,8 +15,6 @@ from tf2migrate.engine.diagnostics import Diagnostic, Severity
 from tf2migrate.engine.ast_index import all_nodes, nodes
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
-from tf2migrate.engine.wake import waking_nodes
-from tf2migrate.engine.writer import WriteProblem, write_atomic
 
 
 class Mode(str, enum.Enum):
@@ -40,6 +36,7 @@ class FileResult:
     diagnostics: list = field(default_factory=list)
     diff: str = ""
     digest: Optional[str] = None  # content hash, for the cache
+    from_cache: bool = False  # answered by the cache: nothing new to remember
 
     @property
     def needs_attention(self) -> bool:
@@ -63,54 +60,58 @@ def read(path: str):
         return None, _fail(path, "TFM905", f"cannot read: {exc.strerror or exc}")
 
 
-def precheck(path: str, data: bytes, triggers, source: str = "auto") -> tuple:
+def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bool = False) -> tuple:
     """(source, result): a result when the file is bad or provably needs no change. `triggers`: the
-    combined wake words of every rule and table (`rules.wake_words.Triggers`)."""
+    combined wake words of every rule and table (`rules.wake_words.Triggers`); `package`: the file has
+    package neighbours (`Triggers.code_words`)."""
     try:
         src = decode(data)
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
     attrs, symbols = triggers.scan(src.text)
     fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
+    reported = symbols & triggers.reported  # words of those rules, alone or shared with a table
     words = attrs | symbols
-    tree = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            code = _compiled(src.text, path)
-            if code is not None and not words:
-                return src, FileResult(path, Status.UNCHANGED)
-            spelled = _code_names(code, set()) if code is not None else None
-            if spelled is not None and (_STRING_ANNOTATIONS.search(src.text)
-                                        or _in_local_annotation(src.text, words - spelled)):
-                spelled = None  # names the code object lacks: only `ast` has every one
-            if spelled is not None:
-                if attrs.isdisjoint(spelled) and symbols.isdisjoint(spelled):
-                    return src, FileResult(path, Status.UNCHANGED)
-            tree = ast.parse(src.text, filename=path)
+            tree = ast.parse(src.text, filename=path)  # cheaper than `compile`, which also generates code
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
     except (ValueError, MemoryError, RecursionError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
-    identifiers = spelled if spelled is not None else _identifiers(tree)
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    if _may_change(tree, attrs, symbols - fast, identifiers, triggers, source):
+    identifiers = _identifiers(tree)
+    from tf2migrate.rules.upgrade.shape_places import places  # imported here, like every rule: not on a warm run
+
+    reports = []  # places where a rule can only report, from `ast` (engine/wake.py)
+    if _may_change(tree, attrs, symbols, fast, reported, identifiers, triggers, source, src.text, package, reports):
         return dataclasses.replace(src, tree=tree), None
-    if fast and _names_public_tf(tree, fast & identifiers):
+    if reports and places(tree) is None:
+        return dataclasses.replace(src, tree=tree), None  # only the traversal places them (shape_places.py)
+    if reports or reported and _names_public_tf(tree, reported & identifiers):
         return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
     return src, FileResult(path, Status.UNCHANGED)
 
 
-def _may_change(tree, attrs: set, symbols: set, identifiers: set, triggers, source: str) -> bool:
+def _may_change(tree, attrs: set, symbols: set, fast: set, reported: set, identifiers: set, triggers, source: str,
+                text: str, package: bool, reports: list) -> bool:
     """Is there a place where a rule may act (`engine/wake.py`)? Words only in strings and comments are not
     candidates; `estimator_lib.Estimator` from tensorflow_estimator, `tf.constant(x)` and, in TF2 code,
-    `tf.argmax(x, 1, out)` are no such place."""
-    attrs, symbols = attrs & identifiers, symbols & identifiers
+    `tf.argmax(x, 1, out)` are no such place. The report-only rules' words (`fast`, `reported`) count only
+    where the Estimator converter, which shares them, may act (rules/idle.py)."""
+    from tf2migrate.engine.wake import waking_nodes
+    from tf2migrate.rules.idle import estimator_may_act
+
+    imports = ImportMap.from_ast(tree)
+    wide = package or bool(reported & identifiers) and estimator_may_act(tree, imports)
+    attrs, symbols = attrs & identifiers, (symbols if wide else symbols - fast) & identifiers
     if not attrs and not symbols:
         return False
-    return any(True for _ in waking_nodes(tree, ImportMap.from_ast(tree), triggers, attrs, symbols, source))
+    code = triggers.code_words(text, wide)
+    return any(True for _ in waking_nodes(tree, imports, triggers, attrs, symbols, source, code, reports))
 
 
 def _names_public_tf(tree, symbols: set) -> bool:
@@ -140,47 +141,6 @@ def _imports_word(module: str, name: str, symbols: set) -> bool:
     return name in symbols or not symbols.isdisjoint(module.split("."))
 
 
-# `from __future__ import annotations` turns annotations into strings, out of the code object's names
-_STRING_ANNOTATIONS = re.compile(r"^\s*from\s+__future__\s+import\b[^\n]*\bannotations\b", re.M)
-
-
-def _in_local_annotation(text: str, words: set) -> bool:
-    """A word on a line shaped like an annotated assignment in a block (`    s: tf.X = ...`): the compiler
-    keeps no trace of a local variable's annotation, so only `ast` can say whether the word is code
-    there. A docstring line `    name: tf.X` looks the same and only costs the `ast` parse; one
-    annotation split over several lines is not seen."""
-    if not words:
-        return False
-    alternation = "|".join(map(re.escape, sorted(words)))
-    annotation = r"(?:[\w.\[\]]|,[ \t]*)*"  # `tf.X`, `Dict[str, tf.X]`: no bare space, unlike prose
-    shape = rf"^[ \t]+[A-Za-z_][\w.]*(?:\[[^\n]*\])?[ \t]*:[ \t]*{annotation}\b(?:{alternation})\b{annotation}[ \t]*(?:=|#|$)"
-    return re.search(shape, text, re.M) is not None
-
-
-def _compiled(text: str, path: str):
-    """The module compiled, or None. Cheaper than `ast.parse` (no Python AST objects are built), and its
-    names answer most files; any failure is answered by `ast.parse` instead, so a file is judged exactly
-    as before (`return` outside a function compiles to an error but parses)."""
-    try:
-        return compile(text, path, "exec", dont_inherit=True)
-    except Exception:  # SyntaxError, but also compile-only errors: ast.parse decides
-        return None
-
-
-def _code_names(code, names: set) -> set:
-    """Every name a code object and the ones nested in it spell: variables, attributes, imported modules
-    (split at dots) and keyword names; no string literal or comment. Dead branches keep their names."""
-    for group in (code.co_names, code.co_varnames, code.co_cellvars, code.co_freevars):
-        for name in group:
-            names.update(name.split("."))
-    for const in code.co_consts:
-        if hasattr(const, "co_names"):
-            _code_names(const, names)
-        elif type(const) is tuple and all(type(item) is str for item in const):
-            names.update(const)  # keyword names of calls (a literal tuple of strings also lands here)
-    return names
-
-
 def _identifiers(tree) -> set:
     """Every name the code spells (names, attributes, imported modules, definitions, keywords),
     none of its string literals or comments: a trigger word that only appears there needs no LibCST."""
@@ -205,7 +165,10 @@ def _looks_py2(exc: SyntaxError) -> bool:
 
 def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) -> FileResult:
     """`package`: the file's `engine.package.PackageView`, when it depends on other modules of the run."""
+    import difflib
+
     from tf2migrate.engine.apply import report_text, rewrite_text
+    from tf2migrate.engine.writer import WriteProblem, write_atomic
 
     try:
         if src.fast_only:

@@ -5,14 +5,13 @@ Most files of a real tree need no change; they are proved so by the cache or by 
 """
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
-import multiprocessing
 import os
 import sys
 from dataclasses import dataclass
 
 from tf2migrate.engine.cache import Cache, digest
+from tf2migrate.engine.package_views import package_views
 from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
 
@@ -64,6 +63,9 @@ class _Pool:
     def add(self, job) -> None:
         self.waiting.append(job)
         if self.pool is None and self.jobs > 1 and len(self.waiting) >= POOL_THRESHOLD:
+            import concurrent.futures  # imported here: a run the cache settles starts no pool
+            import multiprocessing
+
             import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules, inherited by forked workers
             import tf2migrate.rules.registry  # noqa: F401
 
@@ -84,64 +86,21 @@ class _Pool:
         return done
 
 
-def _package_views(candidates) -> tuple:
-    """The package pre-pass (`engine/package.py`) over the files of a run, before any is rewritten: the
-    files of a package are read once here, so that every rewrite reads its neighbours as they were."""
-    from tf2migrate.engine.package import module_name
-    from tf2migrate.engine.source import DecodeProblem, decode
-
-    read_once, texts = {}, {}
-    for cand in candidates:
-        if cand.symlink or module_name(cand.path) is None:
-            continue
-        data, failure = read(cand.path)
-        if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
-            read_once[cand.path] = data
-            try:
-                texts[cand.path] = decode(data).text
-            except DecodeProblem:
-                pass
-    return _Views(texts), read_once
-
-
-class _Views:
-    """The package views, scanned (parsed) only once a file misses the cache. The cache key of a package file
-    that mentions an Estimator holds, instead of its view's neighbours, every such file of its top-level
-    package: a wider key (it changes with more edits) that needs no parsing, so a warm run stays a lookup."""
-
-    def __init__(self, texts: dict) -> None:
-        self.texts, self._views, self._keys = texts, None, {}
-
-    def key(self, path: str) -> bytes:
-        if path not in self.texts:
-            return b""
-        top = _top_package(path)
-        if top not in self._keys:
-            same = sorted(p for p in self.texts if _top_package(p) == top)
-            self._keys[top] = digest(b"".join(p.encode() + b"\0" + self.texts[p].encode("utf-8", "surrogatepass")
-                                              + b"\0" for p in same)).encode()
-        return self._keys[top]
-
-    def get(self, path: str):
-        if self._views is None:
-            from tf2migrate.engine.package import scan
-
-            self._views = scan(self.texts)
-        return self._views.get(path)
-
-
-def _top_package(path: str) -> str:
-    folder = os.path.dirname(os.path.abspath(path))
-    while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
-        folder = os.path.dirname(folder)
-    return folder
+def _precheck(path: str, data: bytes, triggers, source: str, views) -> tuple:
+    """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
+    would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole."""
+    src, done = precheck(path, data, triggers, source)
+    settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
+    if settled and src is not None and views.has(path) and views.get(path) is not None:
+        return precheck(path, data, triggers, source, package=True)
+    return src, done
 
 
 def run(candidates, options: RunOptions) -> list:
     triggers = None  # the rule modules are imported only once a file misses the cache
     results, pool = [], _Pool(options.jobs)
     candidates = list(candidates)
-    views, read_once = _package_views(candidates)
+    views, read_once = package_views(candidates)
     for cand in candidates:
         if cand.symlink:
             results.append(_fail(cand.path, "TFM904", "symbolic link: not followed, not written through"))
@@ -154,16 +113,16 @@ def run(candidates, options: RunOptions) -> list:
         content_digest = digest(data + package_key) if package_key else digest(data)  # neighbours too
         cached = options.cache.lookup(cand.path, content_digest) if options.cache else None
         if cached is not None:
-            results.append(FileResult(cand.path, Status.UNCHANGED, cached, digest=content_digest))
+            results.append(FileResult(cand.path, Status.UNCHANGED, cached, digest=content_digest, from_cache=True))
             continue
         pending = options.cache.lookup_pending(cand.path, content_digest) \
             if options.cache and options.mode is Mode.CHECK else None
         if pending is not None:
-            results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest))
+            results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest, from_cache=True))
             continue
         if triggers is None:
             triggers = _triggers(options.cache)
-        src, done = precheck(cand.path, data, triggers, options.selection.source)
+        src, done = _precheck(cand.path, data, triggers, options.selection.source, views)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)

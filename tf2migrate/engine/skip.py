@@ -6,7 +6,8 @@ words any rule wakes on: a statement none of whose lines holds such a word (nor 
 enter it. A rule that reads statements without its words (the loss-scaling rules follow `strategy.run`
 into the replica function) turns this off for the module (`Plugin.sees_every_statement`).
 
-Statements are matched to Python's `ast` ones by order (module, class and function bodies), which also
+Statements are matched to Python's `ast` ones by order (module, class and function bodies, and the first
+body of `if`, `for`, `while`, `with` and `try`), which also
 says what the traversal's counters must skip: the functions and calls inside. If the two trees ever
 disagree, nothing is skipped.
 """
@@ -24,9 +25,15 @@ from tf2migrate.engine.imports import canonical_tf
 from tf2migrate.engine.positions import NEWLINE
 
 _COMPOUND = {cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,)}
+# blocks whose first body the walk also enters (their `else`, `except` and `finally` blocks are visited whole)
+_BLOCKS = {cst.If: (ast.If,), cst.For: (ast.For, ast.AsyncFor), cst.While: (ast.While,),
+           cst.With: (ast.With, ast.AsyncWith), cst.Try: (ast.Try,)}
 _AST_COMPOUND = tuple(getattr(ast, kind) for kind in (  # TryStar (3.11) and Match (3.10) only where they exist
     "FunctionDef", "AsyncFunctionDef", "ClassDef", "If", "For", "AsyncFor", "While", "Try", "TryStar", "With",
     "AsyncWith", "Match") if hasattr(ast, kind))
+
+
+NOTHING = re.compile(r"(?!)")  # a pattern no text matches: the places alone decide (engine/apply._quiet)
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ def quiet_statements(module: cst.Module, tree: ast.Module, text: str, pattern: r
                 found[id(stmt)] = Quiet(count(functions, start, end), count(calls, start, end))
             elif type(stmt) in _COMPOUND and isinstance(stmt.body, cst.IndentedBlock):
                 if not walk(stmt.body.body, group[0].body):
+                    return False
+            elif type(stmt) in _BLOCKS and isinstance(stmt.body, cst.IndentedBlock):
+                if not isinstance(group[0], _BLOCKS[type(stmt)]) or not walk(stmt.body.body, group[0].body):
                     return False
         return i == len(ast_body)
 

@@ -5,11 +5,33 @@ import) and tracks function scopes, so that plugins only say what to change.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 
 from tf2migrate.engine.scopes import FunctionScopes, lambda_locals
 
 HOOKS = ("leave_call", "leave_reference", "leave_assign", "leave_module")
+_FIELDS: dict = {}  # node class -> its field names
+
+
+def _same_children(original, updated) -> bool:
+    """`updated` is `original` rebuilt from the very same children. Kept so, an unchanged module comes out
+    as the same object (`apply._rewrite` then skips the code generation, a new `ast` parse and the
+    import edits: most of a file that a rule reads but leaves as it was)."""
+    names = _FIELDS.get(type(original))
+    if names is None:
+        names = _FIELDS[type(original)] = tuple(f.name for f in dataclasses.fields(original))
+    for name in names:
+        a, b = getattr(original, name), getattr(updated, name)
+        if a is b:
+            continue
+        if type(a) in (tuple, list) and type(b) in (tuple, list):
+            if len(a) != len(b) or any(x is not y for x, y in zip(a, b)):
+                return False
+        elif isinstance(a, cst.CSTNode) or isinstance(b, cst.CSTNode) or a != b:
+            return False
+    return True
 
 
 class Traversal(cst.CSTTransformer):
@@ -34,7 +56,10 @@ class Traversal(cst.CSTTransformer):
     def on_leave(self, original, updated):
         if id(original) in self._quiet:  # LibCST leaves every node it visited, stepped over or not
             return updated
-        return super().on_leave(original, updated)
+        result = super().on_leave(original, updated)
+        if result is updated and updated is not original and _same_children(original, updated):
+            return original  # LibCST rebuilds every node it enters: keep the original where nothing changed
+        return result
 
     # scopes
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:

@@ -28,18 +28,11 @@ def _dimension(node) -> bool:
 _ONLY_ON = {"value": _dimension}
 
 
-def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str = "auto"):
-    """Yield each `ast` node where a rule may act (attribute words first), lazily: `any()` stops early."""
-    if attrs:
-        for node in nodes(tree, ast.Attribute, ast.keyword):
-            if isinstance(node, ast.keyword):
-                if node.arg in attrs and node.arg not in _ONLY_ON:
-                    yield node
-            elif node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
-                if node.attr not in _ONLY_ON or _ONLY_ON[node.attr](node.value):
-                    yield node
-    if not symbols:
-        return
+def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str = "auto", code=None, reports=None):
+    """Yield each `ast` node where a rule may act (attribute words first), lazily: `any()` stops early.
+    `code`: the code rules' words that count here (`Triggers.code_words`). `reports`: a list that takes,
+    instead of yielding them, the places where a rule can only report from `ast` (`.value` of a shape
+    dimension in a file not known to be TF1: `ShapeValue.report_from_ast`)."""
     verdict = []
 
     def tf1() -> bool:  # decided once, only when a name TF2 also has is met
@@ -47,12 +40,28 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
             verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
         return verdict[0]
 
+    if attrs:
+        for node in nodes(tree, ast.Attribute, ast.keyword):
+            if isinstance(node, ast.keyword):
+                if node.arg in attrs and node.arg not in _ONLY_ON:
+                    yield node
+            elif node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+                if node.attr not in _ONLY_ON:
+                    yield node
+                elif _ONLY_ON[node.attr](node.value):
+                    if reports is not None and not tf1():
+                        reports.append(node)
+                    else:
+                        yield node
+    if not symbols:
+        return
+
     for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
         if isinstance(node, ast.ImportFrom):
             if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
                 for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
                     literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
-                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1):
+                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1, code=code):
                         yield node
                         break
             continue
@@ -69,5 +78,5 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
         if word in symbols:
             spelled = ast_dotted(node)
             literal, canonical = imports.resolve_dotted(spelled)
-            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1):
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1, code=code):
                 yield node

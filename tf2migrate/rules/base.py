@@ -43,6 +43,12 @@ class Plugin:
     def __init__(self, ctx) -> None:
         self.ctx = ctx
 
+    def report_from_ast(self) -> None:
+        """This rule's findings in a file the pre-pass answers from `ast` alone (`engine/apply.report_text`):
+        a `fast` rule's `leave_module`; a rule that only reports there overrides it (TFM667 in TF2 code)."""
+        if self.fast:
+            self.leave_module(None, None)
+
     def sees_every_statement(self) -> bool:
         """True when this rule, in this module, may act inside statements that hold none of its words:
         the traversal then enters every statement (see `engine/skip.py`)."""

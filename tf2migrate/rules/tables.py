@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional
 
 from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.rules import tables_dir  # noqa: F401 - still importable from here
 from tf2migrate.rules.base import RuleInfo
 
 if sys.version_info >= (3, 11):
@@ -154,13 +155,6 @@ def _keywords_only(actions: tuple) -> tuple:
             return ()
         words += list(c.keywords) + list(c.remove) + list(c.drop) + list(c.block)
     return tuple(words)
-
-
-def tables_dir() -> Path:
-    """`tf2migrate/_tables` inside a wheel, the repository's `rules/` in a source checkout."""
-    here = Path(__file__).resolve().parent.parent
-    packaged = here / "_tables"
-    return packaged if packaged.is_dir() else here.parent / "rules"
 
 
 def _call(c: dict) -> CallSpec:

@@ -19,7 +19,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED  # free of LibCST too
+from tf2migrate.rules.idle import RUN_CALL  # free of LibCST too
+from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED
 
 # A module must contain one of these to build or fetch a strategy, or to run a replica function.
 STRATEGY_WORDS = frozenset({
@@ -81,6 +82,8 @@ WAKE = {
     "keras_target": (frozenset(), frozenset()),   # acts in leave_module, on files another rule changed
 }
 FAST = frozenset({"unconverted"})
+# The custom-loop rules act only where a strategy's `run` is called (rules/idle.py)
+RUN_RULES = frozenset({"loss_scaling", "outside_scope"})
 
 
 @functools.lru_cache(maxsize=None)
@@ -112,6 +115,8 @@ class Triggers:
     tf1_only: frozenset  # names acted on only where they mean the TF1 API (`Action.needs_tf1`)
     fast: frozenset  # symbol words that wake only `FAST` rules (no other rule, no table)
     code_attrs: frozenset  # attribute words of code rules
+    reported: frozenset  # symbol words of `FAST` rules, shared or not: a file they alone wake needs no LibCST
+    run_words: frozenset  # code symbol words only `RUN_RULES` have: idle in a file without `RUN_CALL`
     calls: dict  # name -> (positional arguments beyond which a rule acts, or -1; keywords it acts on)
 
     def scan(self, text: str) -> tuple:
@@ -119,10 +124,19 @@ class Triggers:
         found = set(_IDENTIFIER.findall(text))
         return found & self.attrs, found & self.symbols
 
-    def wakes(self, word: str, literal, canonical, spelled: str = "", tf1=lambda: True) -> bool:
+    def code_words(self, text: str, wide: bool = False) -> frozenset:
+        """The code rules' symbol words that may give a rule work in this file (rules/idle.py): not the
+        custom-loop rules' without a strategy `run` call; the `FAST` rules' too when `wide`, where the
+        Estimator converter, which shares their words, may act (`idle.estimator_may_act`, or a file with
+        package neighbours, `engine/package.py`)."""
+        words = self.code_symbols if RUN_CALL.search(text) else self.code_symbols - self.run_words
+        return words | self.reported if wide else words
+
+    def wakes(self, word: str, literal, canonical, spelled: str = "", tf1=lambda: True, code=None) -> bool:
         """Does this TF name (resolved through the file's imports; `spelled` as written) give a rule work?
-        `tf1()`: is the file TF1 code (asked only for names TF2 also has)."""
-        if word in self.code_symbols or literal in self.code_names:
+        `tf1()`: is the file TF1 code (asked only for names TF2 also has); `code`: the code rules' words
+        that count in this file (`Triggers.code_words`; default: all of them)."""
+        if word in (self.code_symbols if code is None else code) or literal in self.code_names:
             return True
         if ".compat.v1." in spelled:  # written so on purpose: only the hand-written tables act on it
             return literal in self.hand_written or canonical in self.hand_written
@@ -155,7 +169,7 @@ class Triggers:
 
     def to_json(self) -> list:
         sets = [self.attrs, self.symbols, self.code_symbols, self.code_names, self.names, self.modules, self.hand_written,
-                self.tf1_only, self.fast, self.code_attrs]
+                self.tf1_only, self.fast, self.code_attrs, self.reported, self.run_words]
         calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
         return [sorted(part) for part in sets] + [calls]
 
@@ -203,19 +217,26 @@ def triggers() -> Triggers:
 
     tables = load_tables()
     attrs, symbols, code_symbols = set(tables.triggers()), set(tables.symbol_triggers()), set()
-    code_names, code_attrs = set(), set()
-    for a, s in WAKE.values():
+    code_names, code_attrs, reported, by_rule = set(), set(), set(), {}
+    for rule, (a, s) in WAKE.items():
         code_attrs |= a
+        if rule in FAST:  # ast-only reports: a word of theirs never sends a file to LibCST by itself
+            reported |= {name.rsplit(".", 1)[-1] for name in s}
+            continue
         code_symbols |= {name for name in s if "." not in name}
         code_names |= {name for name in s if "." in name}
+        by_rule[rule] = {name for name in s if "." not in name}
+    others = set().union(*(words for rule, words in by_rule.items() if rule not in RUN_RULES))
+    run_words = set().union(*(by_rule[rule] for rule in RUN_RULES)) - others
     attrs |= code_attrs
-    symbols |= code_symbols | {name.rsplit(".", 1)[-1] for name in code_names}
+    symbols |= code_symbols | reported | {name.rsplit(".", 1)[-1] for name in code_names}
     calls = tables.call_triggers()
     # a word may be both: an attribute on an object (`ds.make_one_shot_iterator()`) and a TF name a table
     # renames (`tf.data.make_one_shot_iterator`); the pre-pass tells the two apart by the receiver
     return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols), frozenset(code_names),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
-                    tables.tf1_only_names(), _fast_words(attrs, tables), frozenset(code_attrs), calls)
+                    tables.tf1_only_names(), _fast_words(attrs, tables), frozenset(code_attrs), frozenset(reported),
+                    frozenset(run_words), calls)
 
 
 def _fast_words(attrs: set, tables) -> frozenset:

@@ -17,6 +17,7 @@ from tf2migrate.engine.emit import source
 from tf2migrate.engine.facts import is_strategy
 from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.custom_loops.loss_sites import LossSites
+from tf2migrate.rules.idle import RUN_CALL
 
 RUN_METHODS = {"run", "experimental_run_v2", "call_for_each_replica"}
 _GLOBAL = re.compile(r"global.*batch|batch.*global", re.IGNORECASE)
@@ -113,7 +114,7 @@ class LoopFacts:
         return found
 
 
-_RUN_CALL = re.compile(r"\.(?:run|experimental_run_v2|call_for_each_replica)\s*\(")
+_RUN_CALL = RUN_CALL  # the pre-pass reads the same pattern (rules/idle.py)
 
 
 class _NoLoop:

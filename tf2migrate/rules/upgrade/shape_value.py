@@ -5,12 +5,8 @@ import ast
 
 import libcst as cst
 
-from tf2migrate.engine.ast_index import nodes
-
 from tf2migrate.rules.base import Plugin, RuleInfo
-
-SHAPE_ATTRS = ("shape", "dims")  # `x.shape[i]`, `x.shape.dims[i]`, `x.get_shape().dims[i]`
-SHAPE_CALLS = ("get_shape",)  # `x.get_shape()[i]`
+from tf2migrate.rules.upgrade.shape_places import SHAPE_ATTRS, SHAPE_CALLS, matches, places
 
 
 class ShapeValue(Plugin):
@@ -45,19 +41,30 @@ class ShapeValue(Plugin):
                 and _dimension(original.value)):
             return updated
         at = self._ast_place(original)
-        answer = self.ctx.tf1_semantics(None)
-        if not answer:
-            why = "this file is TF2 code" if answer is False else (
-                f"cannot tell whether this file is TF1 code ({self.ctx.tf_version.reason})")
-            self.ctx.report(at, "TFM667", "`.value` of a shape dimension raises AttributeError on TF2 "
-                            f"shapes; not rewritten: {why}. `tf.compat.dimension_value(...)` works on both",
-                            fixable=False)
+        if not self.ctx.tf1_semantics(None):
+            self._report_only(at)
             return updated
         if not self.ctx.report(at, "TFM667"):
             return updated
         function = self._dimension_value()
         dimension = updated.value.with_changes(lpar=[], rpar=[])
         return cst.Call(func=function, args=[cst.Arg(dimension)], lpar=updated.lpar, rpar=updated.rpar)
+
+    def _report_only(self, at) -> None:
+        answer = self.ctx.tf1_semantics(None)
+        why = "this file is TF2 code" if answer is False else (
+            f"cannot tell whether this file is TF1 code ({self.ctx.tf_version.reason})")
+        self.ctx.report(at, "TFM667", "`.value` of a shape dimension raises AttributeError on TF2 "
+                        f"shapes; not rewritten: {why}. `tf.compat.dimension_value(...)` works on both",
+                        fixable=False)
+
+    def report_from_ast(self) -> None:
+        """A file not known to be TF1 whose only places are these (the pre-pass proved it: engine/wake.py):
+        the same findings as the traversal, at the same `ast` nodes, without LibCST."""
+        if self.ctx.tf1_semantics(None):
+            return
+        for node in places(self.ctx.tree) or ():
+            self._report_only(node)
 
     def _ast_place(self, original):
         """The same `.value` in the file's `ast` tree (the k-th in source order, as the traversal meets them),
@@ -67,9 +74,7 @@ class ShapeValue(Plugin):
             return original
         found = self.ctx.memo.setdefault("TFM667 places", {"ast": None, "met": 0})
         if found["ast"] is None:
-            found["ast"] = sorted((n for n in nodes(self.ctx.tree, ast.Attribute)
-                                   if n.attr == "value" and _ast_dimension(n.value)),
-                                  key=lambda n: (n.lineno, n.col_offset))
+            found["ast"] = matches(self.ctx.tree)
         k, found["met"] = found["met"], found["met"] + 1
         if k >= len(found["ast"]) or any(isinstance(n, ast.Attribute) and n.attr == "value"
                                          for n in ast.walk(found["ast"][k].value)):
@@ -97,17 +102,3 @@ def _dimension(node) -> bool:
         return shape.attr.value in SHAPE_ATTRS
     return isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
         and shape.func.attr.value in SHAPE_CALLS
-
-
-def _ast_dimension(node) -> bool:
-    """`_dimension` on Python's `ast` (Python 3.9+ subscripts)."""
-    if not isinstance(node, ast.Subscript) or isinstance(node.slice, (ast.Slice, ast.Tuple)):
-        return False
-    if isinstance(node.slice, (ast.JoinedStr,)) or (isinstance(node.slice, ast.Constant)
-                                                    and isinstance(node.slice.value, (str, bytes))):
-        return False
-    shape = node.value
-    if isinstance(shape, ast.Attribute):
-        return shape.attr in SHAPE_ATTRS
-    return isinstance(shape, ast.Call) and not shape.args and not shape.keywords and isinstance(
-        shape.func, ast.Attribute) and shape.func.attr in SHAPE_CALLS

@@ -1,0 +1,86 @@
+"""The package views of a run's files, and the cache key part that stands for them without parsing.
+
+`engine/package.py` says which modules of a package a file's rewrite reads (a trainer's `task.py` reads the
+`model.py` that builds its Estimator). Finding that out parses the package's files; a warm run must not, so
+the cache key of a package file that mentions an Estimator holds the bytes of every such file of its
+top-level package instead (`Views.key`), and the views are scanned only once a file misses the cache.
+"""
+from __future__ import annotations
+
+import os
+
+from tf2migrate.engine.cache import digest
+from tf2migrate.engine.process import read
+
+
+def package_views(candidates) -> tuple:
+    """The package pre-pass (`engine/package.py`) over the files of a run, before any is rewritten: the
+    files of a package are read once here, so that every rewrite reads its neighbours as they were."""
+    from tf2migrate.engine.package import module_name
+
+    read_once, packages = {}, {}
+    for cand in candidates:
+        if cand.symlink or module_name(cand.path, packages) is None:
+            continue
+        data, failure = read(cand.path)
+        if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
+            read_once[cand.path] = data
+    return Views(dict(read_once), packages), read_once
+
+
+class Views:
+    """The package views, scanned (parsed) only once a file misses the cache. The cache key of a package file
+    that mentions an Estimator holds, instead of its view's neighbours, every such file of its top-level
+    package: a wider key (it changes with more edits) that needs no parsing, nor even decoding, so a warm
+    run stays a lookup."""
+
+    def __init__(self, data: dict, packages: dict) -> None:
+        self.data, self._texts, self._views, self._keys = data, None, None, {}
+        self.packages = packages  # folder -> is a package (`package.module_name`'s memo)
+
+    def has(self, path: str) -> bool:
+        return path in self.data
+
+    @property
+    def texts(self) -> dict:
+        """The files' decoded texts (an undecodable one left out), for the scan."""
+        if self._texts is None:
+            from tf2migrate.engine.source import DecodeProblem, decode
+
+            self._texts = {}
+            for path, data in self.data.items():
+                try:
+                    self._texts[path] = decode(data).text
+                except DecodeProblem:
+                    pass
+        return self._texts
+
+    def key(self, path: str) -> bytes:
+        if path not in self.data:
+            return b""
+        top = self._top(path)
+        if top not in self._keys:
+            same = sorted(p for p in self.data if self._top(p) == top)
+            self._keys[top] = digest(b"".join(p.encode() + b"\0" + self.data[p] + b"\0" for p in same)).encode()
+        return self._keys[top]
+
+    def _top(self, path: str) -> str:
+        """The folder of the top-level package that holds `path`."""
+        folder = os.path.dirname(os.path.abspath(path))
+        while self._is_package(os.path.dirname(folder)):
+            folder = os.path.dirname(folder)
+        return folder
+
+    def _is_package(self, folder: str) -> bool:
+        if folder not in self.packages:
+            self.packages[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
+        return self.packages[folder]
+
+    def get(self, path: str):
+        if path not in self.data or path not in self.texts:
+            return None  # only a file that mentions an Estimator has a view (`engine/package.scan`)
+        if self._views is None:
+            from tf2migrate.engine.package import scan
+
+            self._views = scan(self.texts)
+        return self._views.get(path)

@@ -125,7 +125,11 @@ class Tables:
         return frozenset(n for n, actions in self.by_symbol.items() if all(a.needs_tf1 for a in actions))
 
     def hand_written_names(self) -> frozenset:
-        return frozenset(n for n, actions in self.by_symbol.items() if any(not a.generated for a in actions))
+        """Names a hand-written table acts on, also when spelled `tf.compat.v1.X` (a plain rename into
+        `tf.compat.v1`, TFM608/TFM609, has nothing to do there: that spelling is its own output)."""
+        return frozenset(n for n, actions in self.by_symbol.items() if any(
+            not a.generated and not (a.new and a.new.startswith("tf.compat.v1.") and a.call is None and not a.report)
+            for a in actions))
 
     def symbol_triggers(self) -> set:
         return {name.rsplit(".", 1)[-1] for name in list(self.by_symbol) + list(self.modules)}

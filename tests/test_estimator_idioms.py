@@ -173,3 +173,29 @@ est.train(input_fn=input_fn, steps=2)
     assert 'tf.keras.layers.Lambda(lambda features: features["x"]),\n        tf.keras.layers.Reshape((2, 2, 1)),' \
         in result.code, result.code
     assert not _blockers(result) and not [d for d in result.diagnostics if d.code == "TFM321"]
+
+
+def test_an_estimator_spec_assigned_then_returned_is_read():
+    """`spec = EstimatorSpec(...); return spec` got two false blockers (crash hunt M2); one spec per mode
+    branch under one name still blocks, since `return spec` would read only the last one."""
+    model_fn = '''import tensorflow.compat.v1 as tf
+
+
+def model_fn(features, labels, mode):
+    logits = tf.layers.dense(features, 1)
+    loss = tf.losses.mean_squared_error(labels, logits)
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+    SPECS
+    return spec
+
+
+est = tf.estimator.Estimator(model_fn=model_fn)
+est.train(input_fn=input_fn, steps=2)
+'''
+    one = model_fn.replace("SPECS", "spec = tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=train_op)")
+    result = rewrite_text(one, "spec.py")
+    assert not _blockers(result) and "model.fit(" in result.code
+    two = model_fn.replace("SPECS", "spec = tf.estimator.EstimatorSpec(mode=mode, loss=loss)\n    if mode == "
+                           "tf.estimator.ModeKeys.TRAIN:\n        spec = tf.estimator.EstimatorSpec(mode=mode, "
+                           "loss=loss, train_op=train_op)")
+    assert any("assigned an EstimatorSpec in several places" in m for _, m in _blockers(rewrite_text(two, "s.py")))

@@ -159,6 +159,8 @@ class _Reader(SpecReader):
             self.env[name] = ("default",)  # `loss = None` before the mode branches assign it
             return
         if isinstance(value, cst.Call):
+            if self.spec_assigned(name, value):
+                return
             if ctx.resolve(value.func)[1] in GLOBAL_STEP and not value.args:
                 self.step_names.add(name)
                 plan.tensors.add(name)

@@ -44,8 +44,21 @@ class SpecReader:
         self.env[name] = ("train_op",)
         return True
 
+    def spec_assigned(self, name, call: cst.Call) -> bool:
+        """`spec = EstimatorSpec(...)`, then `return spec`: read where it is returned."""
+        if self.ctx.resolve(call.func)[1] not in ("tf.estimator.EstimatorSpec", *spec.TPU_SPECS):
+            return False
+        if name in self.env:  # one per mode branch: `return spec` would read only the last one
+            raise Unreadable(call, f"`{name}` is assigned an EstimatorSpec in several places: return each "
+                             "EstimatorSpec where it is made, or convert by hand")
+        self.env[name] = ("spec", call)
+        return True
+
     def returned(self, ret: cst.Return) -> None:
-        returned = spec.estimator_spec(ret.value, self.ctx)
+        value = ret.value
+        if isinstance(value, cst.Name) and self.env.get(value.value, ("",))[0] == "spec":
+            value = self.env[value.value][1]
+        returned = spec.estimator_spec(value, self.ctx)
         if returned is None:
             raise Unreadable(ret, "model_fn returns something other than an EstimatorSpec: convert by hand")
         for key in ("training_chief_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"):

@@ -144,3 +144,15 @@ def test_graph_only_code_in_an_eager_program_is_reported(program, reported):
         result = rewrite_text(head + program, "mnist_deep.py")
         found = [d for d in result.diagnostics if d.code == "TFM668"]
         assert len(found) == reported and all(d.line == 2 and not d.fixed for d in found), head
+
+
+def test_an_alias_of_a_tf1_only_module_is_renamed_where_it_is_made():
+    """`layers = tf.layers`: the alias line kept the TF1 module (an import-time crash on TF2) while each use was
+    written out in full, losing the alias, with '0 files needing attention' (crash hunt B6)."""
+    source = 'import tensorflow as tf\n\nlayers = tf.layers\n\n\ndef model(x):\n    return layers.dense(x, 10)\n'
+    result = rewrite_text(source, "model.py")
+    assert result.code == source.replace("layers = tf.layers", "layers = tf.compat.v1.layers")
+    assert [(d.line, d.code) for d in result.diagnostics] == [(3, "TFM610")]
+    assert rewrite_text(result.code, "model.py").code == result.code
+    direct = rewrite_text("import tensorflow as tf\n\ny = tf.layers.dense(x, 1)\n", "m.py")
+    assert "y = tf.compat.v1.layers.dense(x, 1)" in direct.code and [d.code for d in direct.diagnostics] == ["TFM606"]

@@ -12,9 +12,11 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.engine.imports import dotted
 from tf2migrate.rules import guards
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.call_edit import arg_value, edit_args
+from tf2migrate.rules.compat_modules import alias_sources, compat_v1_module, head
 from tf2migrate.rules.receivers import is_module
 from tf2migrate.rules.tables import Action, Tables
 
@@ -26,6 +28,7 @@ class TablePlugin(Plugin):
         self.claimed = claimed  # canonical names whose calls a code rule upgrades (`Plugin.claims`)
         self._modules: dict = {}  # id(chain node) -> (outermost node so far, module): reported at the end
         self._renamed_ids: set = set()  # ids of renamed names: what contains them is not in a reported module
+        self._sources = None  # (line, col) of alias assignments' values (`layers = tf.layers`), read once
 
     def _symbol(self, expr) -> tuple:
         """(actions, literal name) for a TF name the tables know, else ((), literal)."""
@@ -34,11 +37,13 @@ class TablePlugin(Plugin):
         literal, canonical = self.ctx.resolve(expr)
         if literal is not None and literal.startswith("tf.compat.v2."):
             canonical = None  # a TF2 name: the TF1 tables do not apply to it
+        if compat_v1_module(self.tables, canonical):
+            return (), literal  # renamed only where an alias is made of it (_moved_alias_source)
         for key in (literal, canonical):
             actions = self.tables.by_symbol.get(key) if key else None
             if actions and _explicit_compat_v1(expr):
                 actions = tuple(a for a in actions if not a.generated)  # written so on purpose: kept
-            if actions and self._alias_follows(expr):
+            if actions and (self._alias_follows(expr) or self._alias_follows(head(expr))):
                 actions = tuple(a for a in actions if a.new is None)  # the alias's source is renamed instead
             if actions:
                 if any(a.new is not None and a.new == literal for a in actions):
@@ -87,6 +92,9 @@ class TablePlugin(Plugin):
         inner = self._modules.pop(id(original.value), None) if isinstance(original, cst.Attribute) else None
         actions, literal = self._symbol(original)
         method = False
+        moved = self._moved_alias_source(original) if not actions else None
+        if moved is not None:
+            return moved
         if not actions:
             self._module(original, inner)
             actions, method = self._method(original), True
@@ -136,12 +144,37 @@ class TablePlugin(Plugin):
         if binding is None or not binding.assigned:
             return False
         literal, canonical = self.ctx.resolve(node)
+        if compat_v1_module(self.tables, canonical):
+            return True  # `layers = tf.layers`: the source becomes tf.compat.v1.layers (_moved_alias_source)
         while canonical:
             actions = self._usable(self.tables.by_symbol.get(canonical, ()), literal)
             if any(a.new is not None and not a.on_call and not (a.call and a.call.guard) for a in actions):
                 return True
             canonical = canonical.rpartition(".")[0]
         return False
+
+    def _alias_sources(self) -> frozenset:
+        if self._sources is None:
+            self._sources = alias_sources(self.ctx.tree, self.ctx.imports)
+        return self._sources
+
+    def _moved_alias_source(self, node):
+        """`layers = tf.layers`: a TF1 module that TF2 has only as `tf.compat.v1.layers`, named as an alias's
+        source, is renamed there, so the alias and every use through it work (each use stays as written)."""
+        if not isinstance(node, cst.Attribute):
+            return None  # the alias itself (`layers`), or a bare module name
+        literal, canonical = self.ctx.resolve(node)
+        if not (literal and literal == canonical and compat_v1_module(self.tables, canonical)):
+            return None
+        place = self.ctx.positions.place(node)
+        if place is None or (place.line, place.col, dotted(node)) not in self._alias_sources():
+            return None
+        new = "tf.compat.v1." + canonical[len("tf."):]
+        if not self.ctx.report(node, "TFM610", f"`{source(node)}` is gone in TF2: `{new}` keeps its TF1 behaviour, "
+                               "and every use through the alias with it"):
+            return None
+        self._renamed_ids.add(id(node))
+        return self.ctx.emit.like(node, new)
 
     def leave_module(self, original, updated):
         for node, module in self._modules.values():

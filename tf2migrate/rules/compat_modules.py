@@ -10,6 +10,7 @@ import ast
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.tables import Tables
 
@@ -18,9 +19,8 @@ def alias_sources(tree, imports) -> frozenset:
     """(line, 1-based col, dotted text) of the value of each `name = tf.path` assignment that makes an alias
     (the text tells `tf.app.flags` from the `tf.app` inside it, which starts at the same place)."""
     assigned = {b.local for b in imports.bindings.values() if b.assigned}
-    return frozenset((a.value.lineno, a.value.col_offset + 1, ast_dotted(a.value)) for a in ast.walk(tree)
-                     if isinstance(a, ast.Assign) and any(isinstance(t, ast.Name) and t.id in assigned
-                                                          for t in a.targets)) if tree else frozenset()
+    return frozenset((a.value.lineno, a.value.col_offset + 1, ast_dotted(a.value)) for a in nodes(tree, ast.Assign)
+                     if any(isinstance(t, ast.Name) and t.id in assigned for t in a.targets)) if tree else frozenset()
 
 
 def head(expr):

@@ -103,11 +103,11 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
     if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
         return None
     try:
-        if strategy.choose(prog, ctx) not in GENERAL_STRATEGIES:
+        kind = strategy.choose(prog, ctx)
+        if kind not in GENERAL_STRATEGIES:
             raise Unreadable(model.node.name, "the model_fn converts only to a Keras Model subclass "
                              "(TFM321), which this converter writes for a program without a strategy or "
                              "under a mirrored or multi-worker one: convert by hand")
-        kind = strategy.choose(prog, ctx)
         if kind.replicated and re.search(r"Reduction\.SUM\b", cst.Module([]).code_for_node(model.node)):
             raise Unreadable(model.node.name, "a loss reduced with Reduction.SUM under a strategy: TF1's optimizer "
                              "then summed the replicas' gradients unscaled, which the Keras Model subclass "

@@ -15,6 +15,7 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.rules.estimator import canned, plans, regularization, render, templates
 from tf2migrate.rules.estimator.plans import StrategyKind
+from tf2migrate.rules.estimator.uses import method_of
 
 
 @dataclass
@@ -187,9 +188,7 @@ def predicts(module: cst.Module, var: str) -> bool:
 
     class _Find(cst.CSTVisitor):
         def visit_Call(self, node):
-            f = node.func
-            if isinstance(f, cst.Attribute) and f.attr.value == "predict" and isinstance(f.value, cst.Name) \
-                    and f.value.value == var:
+            if method_of(node, var) == "predict":
                 found.append(node)
 
     module.visit(_Find())

@@ -13,14 +13,14 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import plans
 from tf2migrate.rules.estimator.args import Unreadable
-from tf2migrate.rules.estimator.uses import assignment
+from tf2migrate.rules.estimator.uses import assignment, method_of
 
 
 def blockers(module: cst.Module, prog) -> list:
     """Unreadable for each read the converted program could not answer (see the module docstring)."""
     var = prog.var
     results = {name for stmt in module.body for name, value in [assignment(stmt)]
-               if name and _method_call(value, var) == "evaluate"}
+               if name and method_of(value, var) == "evaluate"}
     known = {"loss"} | {_key(m) for m in (prog.model.metrics if prog.model is not None else ())}
     found = []
 
@@ -34,20 +34,13 @@ def blockers(module: cst.Module, prog) -> list:
                                         "another key, or add the metric to the model by hand"))
 
         def visit_Call(self, node):
-            if plans.canned(prog.model) and _method_call(node, var) == "predict":
+            if plans.canned(prog.model) and method_of(node, var) == "predict":
                 found.append(Unreadable(node, "a canned estimator's predict yielded one dict per example "
                                         "(predictions, class_ids, probabilities...); the Keras model returns its "
                                         "output batch: convert the predictions by hand"))
 
     module.visit(_Reads())
     return found
-
-
-def _method_call(value, var):
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-            and isinstance(value.func.value, cst.Name) and value.func.value.value == var:
-        return value.func.attr.value
-    return None
 
 
 def _key(metric):

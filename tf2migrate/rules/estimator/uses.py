@@ -30,6 +30,14 @@ def assignment(stmt):
     return None, None
 
 
+def method_of(value, var: str):
+    """`run` in `<var>.run(...)`: the method a call of the Estimator variable `var` names, else None."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and isinstance(value.func.value, cst.Name) and value.func.value.value == var:
+        return value.func.attr.value
+    return None
+
+
 def input_fn_name(expr):
     """The same-file function an `input_fn` argument names: `train_input_fn` or the factory in `make_input_fn(...)`."""
     if isinstance(expr, cst.Call):

@@ -156,3 +156,13 @@ def test_an_alias_of_a_tf1_only_module_is_renamed_where_it_is_made():
     assert rewrite_text(result.code, "model.py").code == result.code
     direct = rewrite_text("import tensorflow as tf\n\ny = tf.layers.dense(x, 1)\n", "m.py")
     assert "y = tf.compat.v1.layers.dense(x, 1)" in direct.code and [d.code for d in direct.diagnostics] == ["TFM606"]
+
+
+def test_the_tutorials_mnist_reader_is_reported():
+    """`from tensorflow.examples.tutorials.mnist import input_data` fails at import on TF2; it got no finding
+    in 8 public programs (crash hunt S1)."""
+    source = ("from tensorflow.examples.tutorials.mnist import input_data\n\n"
+              "mnist = input_data.read_data_sets('/tmp/mnist', one_hot=True)\n")
+    result = rewrite_text(source, "mnist_softmax.py")
+    assert result.code == source
+    assert [(d.line, d.code, d.fixed) for d in result.diagnostics] == [(3, "TFM611", False)]

@@ -44,8 +44,8 @@ def _quiet_lines(text):
     module, tree = cst.parse_module(text), ast.parse(text)
     imports = ImportMap.from_ast(tree)
     words = triggers()
-    quiet = skip.quiet_statements(module, tree, text, words.regex(),
-                                  skip.trigger_aliases(imports, words.symbols, words.modules))
+    quiet = skip.quiet_statements(module, tree, skip.hit_lines(text, words.regex(),
+                                  skip.trigger_aliases(imports, words.symbols, words.modules)))
     lines = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.stmt):

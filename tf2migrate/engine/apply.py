@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.engine.context import Context, Selection
-from tf2migrate.engine import skip
+from tf2migrate.engine import reduce as reduce_text, skip
 from tf2migrate.engine.emit import NameEmitter
-from tf2migrate.engine.import_edit import PartialRetarget, finish_imports
+from tf2migrate.engine.import_edit import PartialRetarget, Spliced, finish_imports
 from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.positions import Positions
 from tf2migrate.engine.suppress import parse_suppressions
@@ -31,20 +31,34 @@ class RewriteResult:
 
 
 def rewrite_text(text: str, path: str = "<string>", selection: Selection = None, tree=None,
-                 package=None) -> RewriteResult:
+                 package=None, reduce: bool = True) -> RewriteResult:
     """Raises libcst.ParserSyntaxError when the text does not parse. `tree`: the same text already
     parsed by `ast` (the pre-pass's), so it is not parsed twice. `package`: an `engine.package.PackageView`,
-    the other modules of its package this file's rewrite reads (see `rewrite_package`)."""
-    module = cst.parse_module(text)
-    if not module.has_trailing_newline and text.endswith(module.default_newline):
+    the other modules of its package this file's rewrite reads (see `rewrite_package`). `reduce`: LibCST may
+    parse only the statements a rule may act in (engine/reduce.py)."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            cst.parse_module(text)  # raises libcst.ParserSyntaxError, as promised
+            raise
+    selection = selection or Selection()
+    reduced = _reduction(text, tree, path, selection, package) if reduce else None
+    parsed = reduced.text if reduced is not None else text
+    module = cst.parse_module(parsed)
+    if not module.has_trailing_newline and parsed.endswith(module.default_newline):
         # LibCST drops the last line break of a file whose lines end in a lone \r: keep it
         module = module.with_changes(has_trailing_newline=True)
-    tree = tree if tree is not None else ast.parse(text)
-    positions = Positions(module, tree, text)
+    positions = Positions(module, reduced.tree if reduced is not None else tree, text)
     try:
-        return _rewrite(module, tree, text, path, selection, positions, frozenset(), package)
-    except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
-        return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package)
+        try:
+            return _rewrite(module, tree, text, path, selection, positions, frozenset(), package, reduced)
+        except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
+            return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package, reduced)
+    except Exception:  # reduce_text.Unreduced, or anything else: the whole text is the reference
+        if reduced is None:
+            raise
+        return rewrite_text(text, path, selection, tree, package, reduce=False)
 
 
 def rewrite_package(files: dict, selection: Selection = None) -> dict:
@@ -72,46 +86,67 @@ def report_text(text: str, path: str = "<string>", selection: Selection = None, 
     return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
 
 
-def _rewrite(module, tree, text, path, selection, positions, no_retarget, package=None) -> RewriteResult:
+def _context(text, tree, path, selection, no_retarget=frozenset(), package=None, module=None, positions=None):
     from tf2migrate.rules import registry
     from tf2migrate.rules.tables import load_tables
 
     imports = ImportMap.from_ast(tree)
-    ctx = Context(
-        tree=tree,
-        path=path,
-        imports=imports,
-        positions=positions,
-        text=text,
-        suppressions=parse_suppressions(text),
-        selection=selection or Selection(),
-        emit=NameEmitter(imports, load_tables().importable, text, no_retarget),
-        infos=registry.all_infos(),
-        module=module,
-        package=package,
-    )
+    return Context(tree=tree, path=path, imports=imports, positions=positions, text=text,
+                   suppressions=parse_suppressions(text), selection=selection,
+                   emit=NameEmitter(imports, load_tables().importable, text, no_retarget),
+                   infos=registry.all_infos(), module=module, package=package)
+
+
+def _rewrite(module, tree, text, path, selection, positions, no_retarget, package, reduced) -> RewriteResult:
+    from tf2migrate.rules import registry
+
+    ctx = _context(text, tree, path, selection, no_retarget, package, module, positions)
     plugins = registry.plugins(ctx)
-    new = module.visit(Traversal(ctx, plugins, _quiet(module, tree, text, imports, plugins, ctx.selection.source)))
+    parsed_tree = reduced.tree if reduced is not None else tree
+    quiet = _quiet(module, tree, text, ctx.imports, plugins, selection.source, reduced)
+    if reduced is not None and not quiet:  # the trees disagree, or a rule enters every statement
+        raise reduce_text.Unreduced("nothing to step over")
+    new = module.visit(Traversal(ctx, plugins, quiet))
     unchanged = new is module and not ctx.emit.retargets and ctx.emit.new_alias is None  # no import to edit either
-    code = text if unchanged else finish_imports(module, new, imports, ctx.emit, ctx.references, tree, text)
+    code = text if unchanged else finish_imports(module, new, ctx.imports, ctx.emit, ctx.references, tree,
+                                                 Spliced(parsed_tree, reduced.text, reduced.restore)
+                                                 if reduced is not None else Spliced(tree, text))
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=code, diagnostics=diagnostics)
 
 
-def _quiet(module, tree, text, imports, plugins, source: str) -> dict:
-    """The statements the traversal may step over (none when a rule reads every statement): those that hold
-    no place where a rule may act, as the pre-pass finds them (`engine/wake.py`, code rules' words included:
-    a line that only says `dropout=0.5` or `ops.name_scope` is no place of `tf.nn.dropout`'s rule)."""
+def _hits(tree, text, imports, source: str) -> list:
+    """The lines where some rule may act, as the pre-pass finds them (`engine/wake.py`, code rules' words
+    included: a line that only says `dropout=0.5` or `ops.name_scope` is no place of `tf.nn.dropout`'s rule),
+    and the lines that name a trigger word under a local alias (`as fsp`: not a word itself)."""
     from tf2migrate.rules.wake_words import triggers
 
-    if any(plugin.sees_every_statement() for plugin in plugins):
-        return {}
     words = triggers()
     attrs, symbols = words.scan(text)
     places = waking_nodes(tree, imports, words, attrs, symbols, source, words.code_words(text))
-    lines = {node.lineno for node in places}
-    aliases = skip.trigger_aliases(imports, words.symbols, words.modules)  # `as fsp`: not a word itself
-    return skip.quiet_statements(module, tree, text, skip.NOTHING, aliases, lines)
+    aliases = skip.trigger_aliases(imports, words.symbols, words.modules)
+    return skip.hit_lines(text, skip.NOTHING, aliases, {node.lineno for node in places})
+
+
+def _reduction(text, tree, path, selection, package):
+    """The reduced text LibCST may parse instead (engine/reduce.py), or None: a rule reads the whole module
+    here, or nothing is worth leaving out."""
+    from tf2migrate.rules import registry
+
+    ctx = _context(text, tree, path, selection, package=package)
+    if any(plugin.reads_whole_module() for plugin in registry.plugins(ctx)):
+        return None
+    return reduce_text.reduce(text, tree, _hits(tree, text, ctx.imports, selection.source))
+
+
+def _quiet(module, tree, text, imports, plugins, source: str, reduced) -> dict:
+    """The statements the traversal may step over (none when a rule reads every statement): those that hold
+    no place where a rule may act (`_hits`). `reduced`: what LibCST parsed instead of `text`, if it did."""
+    if any(plugin.sees_every_statement() for plugin in plugins):
+        return {}
+    if reduced is None:
+        return skip.quiet_statements(module, tree, _hits(tree, text, imports, source))
+    return skip.quiet_statements(module, reduced.tree, reduced.hits, tree)
 
 
 def context_for(text: str, path: str, selection: Selection = None, package=None) -> tuple:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+from typing import Callable, NamedTuple
 
 import libcst as cst
 
@@ -120,13 +121,25 @@ class PartialRetarget(Exception):
         self.locals = locals_
 
 
-def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree, text: str) -> str:
+class Spliced(NamedTuple):
+    """What LibCST parsed (`text`, and `tree`, the same parsed by `ast`), and how its code becomes the
+    module's: `restore` puts back what `engine/reduce.py` left out of it."""
+    tree: ast.Module
+    text: str
+    restore: Callable = str
+
+    def code(self, original: cst.Module, updated: cst.Module) -> str:
+        return self.restore(module_code(original, updated, self.tree, self.text))
+
+
+def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree,
+                   parsed: Spliced) -> str:
     """The final code. `seen` counts the references to each binding that the traversal met;
-    `tree` is the original source (`text`) parsed by `ast`."""
+    `tree` is the module's source parsed by `ast`, `parsed` what LibCST parsed."""
     partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
     if partial:
         raise PartialRetarget(partial)
-    code = module_code(original, updated, tree, text)
+    code = parsed.code(original, updated)
     new_tree = ast.parse(code)
     before, after = references(tree), references(new_tree)
     unused = {
@@ -153,4 +166,4 @@ def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap
         if at > 0 and isinstance(updated.body[at - 1], cst.If):  # after the Keras switch: a blank line, as black
             new_statements = [new_statements[0].with_changes(leading_lines=[cst.EmptyLine()]), *new_statements[1:]]
         updated = updated.with_changes(body=[*updated.body[:at], *new_statements, *updated.body[at:]])
-    return module_code(original, updated, tree, text)
+    return parsed.code(original, updated)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
-from tf2migrate.engine.ast_index import all_nodes, nodes
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
 
@@ -106,7 +106,7 @@ def _may_change(tree, attrs: set, symbols: set, fast: set, reported: set, identi
     from tf2migrate.rules.idle import estimator_may_act
 
     imports = ImportMap.from_ast(tree)
-    wide = package or bool(reported & identifiers) and estimator_may_act(tree, imports)
+    wide = package or bool(reported & triggers.shared & identifiers) and estimator_may_act(tree, imports)
     attrs, symbols = attrs & identifiers, (symbols if wide else symbols - fast) & identifiers
     if not attrs and not symbols:
         return False
@@ -141,19 +141,31 @@ def _imports_word(module: str, name: str, symbols: set) -> bool:
     return name in symbols or not symbols.isdisjoint(module.split("."))
 
 
+# every `ast` field that holds a name the code spells (a str, or a list of str), by node class
+_NAME_FIELDS = {ast.Name: "id", ast.Attribute: "attr", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name",
+                ast.ClassDef: "name", ast.ImportFrom: "module", ast.alias: ("name", "asname"), ast.arg: "arg",
+                ast.keyword: "arg", ast.Global: "names", ast.Nonlocal: "names", ast.ExceptHandler: "name"}
+_NAME_FIELDS.update({getattr(ast, kind): field for kind, field in (
+    ("MatchAs", "name"), ("MatchStar", "name"), ("MatchMapping", "rest"), ("MatchClass", "kwd_attrs"),
+    ("TypeVar", "name"), ("ParamSpec", "name"), ("TypeVarTuple", "name")) if hasattr(ast, kind)})
+
+
 def _identifiers(tree) -> set:
     """Every name the code spells (names, attributes, imported modules, definitions, keywords),
-    none of its string literals or comments: a trigger word that only appears there needs no LibCST."""
+    none of its string literals or comments: a trigger word that only appears there needs no LibCST.
+    Read from the `ast` index's buckets of the node classes that hold names (`_NAME_FIELDS`)."""
     names = set()
-    for node in all_nodes(tree):
-        if isinstance(node, ast.Constant):
+    for kind, fields in _NAME_FIELDS.items():
+        found = nodes(tree, kind)
+        if not found:
             continue
-        for attr in node._fields:
-            value = getattr(node, attr, None)
-            if type(value) is str:
-                names.update(value.split("."))
-            elif type(value) is list:
-                names.update(part for item in value if type(item) is str for part in item.split("."))
+        for field in (fields,) if type(fields) is str else fields:
+            for node in found:
+                value = getattr(node, field, None)
+                if type(value) is str:
+                    names.update(value.split("."))
+                elif type(value) is list:
+                    names.update(part for item in value if type(item) is str for part in item.split("."))
     return names
 
 

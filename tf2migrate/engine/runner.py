@@ -16,6 +16,7 @@ from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
 
 POOL_THRESHOLD = 4  # fewer files than this needing LibCST: a pool costs more than it saves
+EARLY_POOL = 16  # this many files the cache does not know: workers pre-check them too (`_Early`)
 
 
 @dataclass
@@ -86,6 +87,46 @@ class _Pool:
         return done
 
 
+class _Early:
+    """Many files the cache does not know (a first run on a tree): worker processes pre-check and rewrite
+    them, so the pre-pass is shared between the cores too, not only the LibCST work. The workers are forked
+    before LibCST is imported (each imports it only once a file needs it) and inherit the wake words and
+    package views (`_INHERITED`) instead of receiving them with each file; the largest files go first."""
+
+    def __init__(self, jobs: int, triggers, views) -> None:
+        import concurrent.futures
+        import multiprocessing
+
+        _INHERITED.update(triggers=triggers, views=views)
+        self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs,
+                                                           mp_context=multiprocessing.get_context("fork"))
+
+    def results(self, todo: list) -> list:
+        with self.pool:
+            futures = [self.pool.submit(_work, job) for job in sorted(todo, key=lambda job: -len(job[1]))]
+            return [f.result() for f in futures]
+
+
+_INHERITED: dict = {}  # what `_Early`'s forked workers inherit
+
+
+def _work(job) -> FileResult:
+    """One file, pre-check and rewrite, in a worker of `_Early`."""
+    path, data, content_digest, mode, selection = job
+    triggers, views = _INHERITED["triggers"], _INHERITED["views"]
+    src, done = _precheck(path, data, triggers, selection.source, views)
+    if done is not None:
+        done.digest = content_digest if done.status is Status.UNCHANGED else None
+        return done
+    return _heavy((path, data, src, content_digest, mode, selection, views.get(path)))
+
+
+def _early(options: RunOptions, todo: list) -> bool:
+    """Is `_Early` worth it here? Only where forked workers inherit this process (Linux: macOS offers fork
+    but its system libraries are not fork-safe)."""
+    return options.jobs > 1 and len(todo) >= EARLY_POOL and sys.platform.startswith("linux")
+
+
 def _precheck(path: str, data: bytes, triggers, source: str, views) -> tuple:
     """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
     would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole."""
@@ -97,8 +138,7 @@ def _precheck(path: str, data: bytes, triggers, source: str, views) -> tuple:
 
 
 def run(candidates, options: RunOptions) -> list:
-    triggers = None  # the rule modules are imported only once a file misses the cache
-    results, pool = [], _Pool(options.jobs)
+    results, todo = [], []
     candidates = list(candidates)
     views, read_once = package_views(candidates)
     for cand in candidates:
@@ -120,20 +160,29 @@ def run(candidates, options: RunOptions) -> list:
         if pending is not None:
             results.append(FileResult(cand.path, Status.CHANGED, pending, digest=content_digest, from_cache=True))
             continue
-        if triggers is None:
-            triggers = _triggers(options.cache)
-        src, done = _precheck(cand.path, data, triggers, options.selection.source, views)
-        if done is not None:
-            done.digest = content_digest if done.status is Status.UNCHANGED else None
-            results.append(done)
-            continue
-        job = (cand.path, data, src, content_digest, options.mode, options.selection, views.get(cand.path))
-        if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
-            results.append(_heavy(job))
-        else:
-            pool.add(job)
-    results.extend(pool.results())
+        todo.append((cand.path, data, content_digest, options.mode, options.selection))
+    if todo:  # the rule modules are imported only once a file misses the cache
+        triggers = _triggers(options.cache)
+        results += _Early(options.jobs, triggers, views).results(todo) if _early(options, todo) \
+            else _in_turn(todo, triggers, views, options.jobs)
     if options.cache:
         options.cache.remember(results)
         options.cache.save()
     return sorted(results, key=lambda r: r.path)
+
+
+def _in_turn(todo: list, triggers, views, jobs: int) -> list:
+    """Pre-check each file here; the files that need LibCST go to `_Pool` (a few files: a pre-commit hook)."""
+    results, pool = [], _Pool(jobs)
+    for path, data, content_digest, mode, selection in todo:
+        src, done = _precheck(path, data, triggers, selection.source, views)
+        if done is not None:
+            done.digest = content_digest if done.status is Status.UNCHANGED else None
+            results.append(done)
+            continue
+        job = (path, data, src, content_digest, mode, selection, views.get(path))
+        if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
+            results.append(_heavy(job))
+        else:
+            pool.add(job)
+    return results + pool.results()

@@ -42,15 +42,20 @@ class Quiet:
     calls: int      # calls inside, which the traversal's call numbering must count past
 
 
-def quiet_statements(module: cst.Module, tree: ast.Module, text: str, pattern: re.Pattern, aliases,
-                     lines=()) -> dict:
-    """id(LibCST statement) -> Quiet, for every statement no rule can act in: none of its lines holds a word
-    of `pattern` or an alias, nor is one of `lines` (the tables' places, found with `ast`)."""
+def hit_lines(text: str, pattern: re.Pattern, aliases, lines=()) -> list:
+    """The sorted lines where a rule may act: those holding a word of `pattern` or an alias, and `lines`
+    (the places found with `ast`)."""
     if aliases:
         pattern = re.compile(f"{pattern.pattern}|\\b(?:{'|'.join(map(re.escape, sorted(aliases)))})\\b")
     line_starts = [0] + [m.end() for m in NEWLINE.finditer(text)]
-    hits = sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)} | set(lines))
-    functions = sorted(n.lineno for n in nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef))
+    return sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)} | set(lines))
+
+
+def quiet_statements(module: cst.Module, tree: ast.Module, hits: list, functions_tree: ast.Module = None) -> dict:
+    """id(LibCST statement) -> Quiet, for every statement no rule can act in: none of its lines is one of
+    `hits` (`hit_lines`). `tree` is the text LibCST parsed, by `ast`; `functions_tree` the whole module's
+    when LibCST parsed a reduced text (engine/reduce.py): the traversal's function scopes come from it."""
+    functions = sorted(n.lineno for n in nodes(functions_tree or tree, ast.FunctionDef, ast.AsyncFunctionDef))
     calls = sorted(n.lineno for n in nodes(tree, ast.Call))
     found: dict = {}
 

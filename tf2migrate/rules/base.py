@@ -49,6 +49,13 @@ class Plugin:
         if self.fast:
             self.leave_module(None, None)
 
+    def reads_whole_module(self) -> bool:
+        """True when this rule, in this module, may read LibCST statements beyond the ones it acts in (the
+        Estimator converter reads the program, a lint follows a dataset or a replica function): LibCST then
+        parses the whole text, not the statements a rule may act in (`engine/reduce.py`). Asked before the
+        parse, from `ctx.tree` and `ctx.text`: `ctx.module` is not there yet."""
+        return False
+
     def sees_every_statement(self) -> bool:
         """True when this rule, in this module, may act inside statements that hold none of its words:
         the traversal then enters every statement (see `engine/skip.py`)."""

@@ -21,7 +21,7 @@ import ast
 import re
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.engine.imports import ast_dotted
+from tf2migrate.engine.imports import ast_dotted, is_private
 
 RUN_CALL = re.compile(r"\.(?:run|experimental_run_v2|call_for_each_replica)\s*\(")
 _TRAINS = ("train", "export_saved_model")  # `est.train(...)`: what `other_module_report.report_foreign` reads
@@ -44,7 +44,7 @@ def estimator_may_act(tree, imports) -> bool:
             trained.add(call.func.value.id)
     if not trained:
         return False
-    local = _imported_names(tree)  # every import, not only TensorFlow's
+    local = _imported_names(tree)  # every import, not only TensorFlow's public ones
     for node in nodes(tree, ast.Assign):
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in trained \
                 and isinstance(node.value, ast.Call) and ast_dotted(node.value.func).split(".")[0] in local:
@@ -54,10 +54,16 @@ def estimator_may_act(tree, imports) -> bool:
 
 def _imported_names(tree) -> set:
     """The local names every `import` and `from ... import` binds (`package.imported_modules`' keys, read from
-    the `ast` index instead of another walk of the whole tree)."""
+    the `ast` index instead of another walk of the whole tree), but those of TensorFlow's private modules
+    (`tensorflow.python.*`, `tensorflow_estimator.python.*`): no rule converts an Estimator made there (the
+    library's own tests train `linear.LinearClassifier(...)`), and its public ones are named as such."""
     names = set()
     for node in nodes(tree, ast.Import, ast.ImportFrom):
+        if isinstance(node, ast.ImportFrom) and not node.level and _private(node.module or ""):
+            continue
         for alias in node.names:
+            if isinstance(node, ast.Import) and _private(alias.name):
+                continue
             if alias.asname:
                 names.add(alias.asname)
             elif isinstance(node, ast.Import):
@@ -65,3 +71,7 @@ def _imported_names(tree) -> set:
             else:
                 names.add(alias.name)
     return names
+
+
+def _private(module: str) -> bool:
+    return is_private(module + ".") or module.startswith("tensorflow_estimator.python")

@@ -18,6 +18,9 @@ class KerasTarget(Plugin):
     wake = "keras_target"
     infos = ()   # TFM320 is declared with the Estimator codes (estimator/codes.py)
 
+    def reads_whole_module(self) -> bool:
+        return self.ctx.selection.target == target.TF_KERAS  # it reads the whole new code
+
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
         if ctx.selection.target != target.TF_KERAS or updated is original or not original.body:

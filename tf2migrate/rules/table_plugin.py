@@ -166,8 +166,9 @@ class TablePlugin(Plugin):
         literal, canonical = self.ctx.resolve(node)
         if not (literal and literal == canonical and compat_v1_module(self.tables, canonical)):
             return None
-        place = self.ctx.positions.place(node)
-        if place is None or (place.line, place.col, dotted(node)) not in self._alias_sources():
+        sources = self._alias_sources()
+        place = self.ctx.positions.place(node) if sources else None  # placing a name may cost a position pass
+        if place is None or (place.line, place.col, dotted(node)) not in sources:
             return None
         new = "tf.compat.v1." + canonical[len("tf."):]
         if not self.ctx.report(node, "TFM610", f"`{source(node)}` is gone in TF2: `{new}` keeps its TF1 behaviour, "

@@ -81,7 +81,10 @@ WAKE = {
     "unconverted": (frozenset(), UNCONVERTED),
     "keras_target": (frozenset(), frozenset()),   # acts in leave_module, on files another rule changed
 }
-FAST = frozenset({"unconverted"})
+FAST = frozenset({"unconverted", "graph_mode"})
+# the `FAST` rules whose words the Estimator converter shares (`tf.train.SessionRunHook`, `tf.estimator.RunConfig`):
+# they count as code words where it may act (`Triggers.code_words`); TFM668's `tf.Session` is no word of it
+SHARED = frozenset({"unconverted"})
 # The custom-loop rules act only where a strategy's `run` is called (rules/idle.py)
 RUN_RULES = frozenset({"loss_scaling", "outside_scope"})
 
@@ -117,6 +120,7 @@ class Triggers:
     code_attrs: frozenset  # attribute words of code rules
     reported: frozenset  # symbol words of `FAST` rules, shared or not: a file they alone wake needs no LibCST
     run_words: frozenset  # code symbol words only `RUN_RULES` have: idle in a file without `RUN_CALL`
+    shared: frozenset  # symbol words of the `SHARED` rules: they count where the Estimator converter may act
     calls: dict  # name -> (positional arguments beyond which a rule acts, or -1; keywords it acts on)
 
     def scan(self, text: str) -> tuple:
@@ -126,11 +130,11 @@ class Triggers:
 
     def code_words(self, text: str, wide: bool = False) -> frozenset:
         """The code rules' symbol words that may give a rule work in this file (rules/idle.py): not the
-        custom-loop rules' without a strategy `run` call; the `FAST` rules' too when `wide`, where the
+        custom-loop rules' without a strategy `run` call; the `SHARED` rules' too when `wide`, where the
         Estimator converter, which shares their words, may act (`idle.estimator_may_act`, or a file with
         package neighbours, `engine/package.py`)."""
         words = self.code_symbols if RUN_CALL.search(text) else self.code_symbols - self.run_words
-        return words | self.reported if wide else words
+        return words | self.shared if wide else words
 
     def wakes(self, word: str, literal, canonical, spelled: str = "", tf1=lambda: True, code=None) -> bool:
         """Does this TF name (resolved through the file's imports; `spelled` as written) give a rule work?
@@ -169,7 +173,7 @@ class Triggers:
 
     def to_json(self) -> list:
         sets = [self.attrs, self.symbols, self.code_symbols, self.code_names, self.names, self.modules, self.hand_written,
-                self.tf1_only, self.fast, self.code_attrs, self.reported, self.run_words]
+                self.tf1_only, self.fast, self.code_attrs, self.reported, self.run_words, self.shared]
         calls = [[name, keep, sorted(words)] for name, (keep, words) in sorted(self.calls.items())]
         return [sorted(part) for part in sets] + [calls]
 
@@ -217,11 +221,12 @@ def triggers() -> Triggers:
 
     tables = load_tables()
     attrs, symbols, code_symbols = set(tables.triggers()), set(tables.symbol_triggers()), set()
-    code_names, code_attrs, reported, by_rule = set(), set(), set(), {}
+    code_names, code_attrs, reported, shared, by_rule = set(), set(), set(), set(), {}
     for rule, (a, s) in WAKE.items():
         code_attrs |= a
         if rule in FAST:  # ast-only reports: a word of theirs never sends a file to LibCST by itself
             reported |= {name.rsplit(".", 1)[-1] for name in s}
+            shared |= {name.rsplit(".", 1)[-1] for name in s} if rule in SHARED else set()
             continue
         code_symbols |= {name for name in s if "." not in name}
         code_names |= {name for name in s if "." in name}
@@ -236,7 +241,7 @@ def triggers() -> Triggers:
     return Triggers(frozenset(attrs), frozenset(symbols), frozenset(code_symbols), frozenset(code_names),
                     frozenset(tables.by_symbol) - set(calls), frozenset(tables.modules), tables.hand_written_names(),
                     tables.tf1_only_names(), _fast_words(attrs, tables), frozenset(code_attrs), frozenset(reported),
-                    frozenset(run_words), calls)
+                    frozenset(run_words), frozenset(shared), calls)
 
 
 def _fast_words(attrs: set, tables) -> frozenset:

@@ -129,7 +129,7 @@ class _NoLoop:
     regularization: frozenset = frozenset()
 
 
-def _runs_on_a_strategy(ctx) -> bool:
+def runs_on_a_strategy(ctx) -> bool:
     """A cheap proof, from the `ast` tree, that some `x.run(f)` is a strategy's (not `sess.run`)."""
     if ctx.text and not _RUN_CALL.search(ctx.text):
         return False
@@ -154,6 +154,6 @@ def _runs_on_a_strategy(ctx) -> bool:
 def loop_facts(ctx) -> LoopFacts:
     """Computed once per module, on first use, and only where a strategy's `run` is called."""
     if "loops" not in ctx.memo:
-        ctx.memo["loops"] = LoopFacts(ctx, ctx.module) if _runs_on_a_strategy(ctx) else _NoLoop()
+        ctx.memo["loops"] = LoopFacts(ctx, ctx.module) if runs_on_a_strategy(ctx) else _NoLoop()
     return ctx.memo["loops"]
 

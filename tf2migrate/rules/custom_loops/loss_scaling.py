@@ -11,13 +11,16 @@ from tf2migrate.engine.emit import source
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.call_edit import append_arg, keyword_arg
 from tf2migrate.rules.custom_loops import infos
-from tf2migrate.rules.custom_loops.analysis import loop_facts
+from tf2migrate.rules.custom_loops.analysis import loop_facts, runs_on_a_strategy
 from tf2migrate.rules.custom_loops.keras_loss_calls import plan
 
 
 class LossScaling(Plugin):
     infos = (infos.REDUCE_MEAN, infos.KERAS_LOSS, infos.REGULARIZATION)
     wake = "loss_scaling"
+
+    def reads_whole_module(self) -> bool:
+        return runs_on_a_strategy(self.ctx)   # the loop analysis reads the module (analysis.LoopFacts)
 
     def sees_every_statement(self) -> bool:
         return loop_facts(self.ctx).uses_strategy_run   # it follows `strategy.run` into the replica function

@@ -6,7 +6,7 @@ import libcst as cst
 from tf2migrate.engine.facts import is_strategy
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.custom_loops import infos
-from tf2migrate.rules.custom_loops.analysis import loop_facts
+from tf2migrate.rules.custom_loops.analysis import loop_facts, runs_on_a_strategy
 
 PREFIXES = ("tf.keras.optimizers.", "tf.keras.metrics.", "tf.keras.applications.")
 EXACT = {"tf.keras.Sequential", "tf.keras.Model", "tf.keras.models.Sequential", "tf.keras.models.Model",
@@ -52,6 +52,9 @@ class _Outside(cst.CSTVisitor):
 class OutsideScope(Plugin):
     infos = (infos.OUTSIDE_SCOPE,)
     wake = "outside_scope"
+
+    def reads_whole_module(self) -> bool:
+        return runs_on_a_strategy(self.ctx)   # the loop analysis reads the module (analysis.LoopFacts)
 
     def sees_every_statement(self) -> bool:
         return loop_facts(self.ctx).uses_strategy_run   # it follows `strategy.run` into the replica function

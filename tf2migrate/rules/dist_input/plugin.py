@@ -10,6 +10,9 @@ class DistributedInput(Plugin):
     infos = infos.ALL
     wake = "distributed_input"
 
+    def reads_whole_module(self) -> bool:
+        return any(word in self.ctx.text for word in DISTRIBUTED_INPUT)  # the lints read the whole module
+
     def leave_module(self, original, updated):
         if not any(word in self.ctx.text for word in DISTRIBUTED_INPUT):
             return updated  # nothing is distributed here: skip the whole-module scans

@@ -22,6 +22,9 @@ class EstimatorToKeras(Plugin):
     wake = "estimator"
     writer = None  # the last program's writer (emit.Writer): helper_module.py converts another module alike
 
+    def reads_whole_module(self) -> bool:
+        return self.ctx.package is not None or self.ctx.tree is None or estimator_may_act(self.ctx.tree, self.ctx.imports)
+
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
         if ctx.package is None and ctx.tree is not None and not estimator_may_act(ctx.tree, ctx.imports):

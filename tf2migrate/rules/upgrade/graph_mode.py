@@ -34,6 +34,7 @@ class GraphMode(Plugin):
     serving_input_receiver_fn's placeholders go with the conversion."""
 
     wake = "graph_mode"
+    fast = True  # reads only the `ast` tree: a file only its words wake needs no LibCST (engine/apply.report_text)
     infos = (
         RuleInfo(
             code="TFM668",

@@ -194,6 +194,23 @@ def test_process_pool_gives_the_same_results(tmp_path):
     assert serial.exit_code == pooled.exit_code == 1
 
 
+def test_a_first_run_on_a_tree_shares_the_pre_pass_between_workers_with_the_same_results(tmp_path, monkeypatch):
+    from tf2migrate.engine import runner
+
+    kinds = [TF1, "import tensorflow as tf\nx = tf.constant(1)\n", "x = (\n",  # changed, clean, a syntax error
+             "import tensorflow as tf\nclass H(tf.train.SessionRunHook):\n    pass\n"]  # reported from ast
+    for i in range(runner.EARLY_POOL + 4):
+        (tmp_path / f"m{i:02d}.py").write_text(kinds[i % len(kinds)])
+    started = []
+    real = runner._Early.__init__
+    monkeypatch.setattr(runner._Early, "__init__", lambda self, *a: started.append(1) or real(self, *a))
+    serial = invoke("rewrite", "--diff", "--no-cache", "-j", "1", str(tmp_path))
+    pooled = invoke("rewrite", "--diff", "--no-cache", "-j", "2", str(tmp_path))
+    assert started == [1]  # the workers pre-checked the files (the serial run did not start them)
+    assert serial.output == pooled.output and "TFM901" in pooled.output and "TFM351" in pooled.output
+    assert serial.exit_code == pooled.exit_code == 123  # a file could not be parsed
+
+
 def test_real_subprocess_never_imports_tensorflow(tree):
     probe = (
         "import sys, runpy\n"

@@ -87,7 +87,9 @@ def test_an_edit_of_the_helpers_module_reaches_the_cached_result_of_its_program(
 
 
 def test_the_process_pool_gives_the_same_package_rewrite(trainer):
-    for k in range(4):  # enough files needing LibCST for the pool to start (runner.POOL_THRESHOLD)
+    from tf2migrate.engine.runner import EARLY_POOL
+
+    for k in range(EARLY_POOL):  # enough files for the workers to pre-check them too (runner._Early)
         (trainer.parent / f"loop{k}.py").write_text("import tensorflow as tf\nx = tf.contrib.distribute.MirroredStrategy()\n")
     serial = invoke("rewrite", "--diff", "--no-cache", "-j", "1", str(trainer.parent))
     pooled = invoke("rewrite", "--diff", "--no-cache", "-j", "2", str(trainer.parent))

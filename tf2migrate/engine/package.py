@@ -10,12 +10,14 @@ for a helper module, the modules that import it. The view is part of the file's 
 from __future__ import annotations
 
 import ast
+import bisect
 import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ImportMap
 
 
@@ -88,9 +90,18 @@ def helpers_of(tree, imports: ImportMap) -> dict:
 
 
 def builds_in_functions(tree, imports: ImportMap) -> bool:
-    """A top-level function calls an Estimator class somewhere in its body."""
-    return any(_estimator_call(node, imports) for stmt in tree.body
-               if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in ast.walk(stmt))
+    """A top-level function calls an Estimator class somewhere in its body (read from the `ast` index's calls,
+    placed by line, instead of a walk of each function)."""
+    spans = [(min([stmt.lineno] + [d.lineno for d in stmt.decorator_list]), stmt.end_lineno)
+             for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not spans:
+        return False
+    starts = [first for first, _ in spans]
+    for node in nodes(tree, ast.Call):
+        at = bisect.bisect_right(starts, node.lineno) - 1
+        if at >= 0 and node.lineno <= spans[at][1] and _estimator_call(node, imports):
+            return True
+    return False
 
 
 def imported_modules(tree, name: str) -> dict:

@@ -79,8 +79,12 @@ class Views:
     def get(self, path: str):
         if path not in self.data or path not in self.texts:
             return None  # only a file that mentions an Estimator has a view (`engine/package.scan`)
+        return self.scan().get(path)
+
+    def scan(self) -> dict:
+        """`engine/package.scan` of the files, done once."""
         if self._views is None:
             from tf2migrate.engine.package import scan
 
-            self._views = scan(self.texts)
-        return self._views.get(path)
+            self._views = scan(self.texts) if self.data else {}
+        return self._views

@@ -90,35 +90,42 @@ class _Pool:
 class _Early:
     """Many files the cache does not know (a first run on a tree): worker processes pre-check and rewrite
     them, so the pre-pass is shared between the cores too, not only the LibCST work. The workers are forked
-    before LibCST is imported (each imports it only once a file needs it) and inherit the wake words and
-    package views (`_INHERITED`) instead of receiving them with each file; the largest files go first."""
+    at once and import LibCST and the rules (`_prefetch`) while this process scans the package views; they
+    inherit the wake words (`_INHERITED`), and each file comes with its view. The largest files go first."""
 
-    def __init__(self, jobs: int, triggers, views) -> None:
+    def __init__(self, jobs: int, triggers) -> None:
         import concurrent.futures
         import multiprocessing
 
-        _INHERITED.update(triggers=triggers, views=views)
-        self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs,
-                                                           mp_context=multiprocessing.get_context("fork"))
+        _INHERITED["triggers"] = triggers
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            max_workers=jobs, mp_context=multiprocessing.get_context("fork"), initializer=_prefetch)
+        self.started = [self.pool.submit(int) for _ in range(jobs)]  # a worker is forked per waiting task
 
-    def results(self, todo: list) -> list:
+    def results(self, todo: list, views) -> list:
+        views.scan()  # once, here, while the workers import: each would scan the package files again
         with self.pool:
-            futures = [self.pool.submit(_work, job) for job in sorted(todo, key=lambda job: -len(job[1]))]
+            futures = [self.pool.submit(_work, (*job, views.get(job[0])))
+                       for job in sorted(todo, key=lambda job: -len(job[1]))]
             return [f.result() for f in futures]
 
 
 _INHERITED: dict = {}  # what `_Early`'s forked workers inherit
 
 
+def _prefetch() -> None:
+    import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules
+    import tf2migrate.rules.registry  # noqa: F401
+
+
 def _work(job) -> FileResult:
     """One file, pre-check and rewrite, in a worker of `_Early`."""
-    path, data, content_digest, mode, selection = job
-    triggers, views = _INHERITED["triggers"], _INHERITED["views"]
-    src, done = _precheck(path, data, triggers, selection.source, views)
+    path, data, content_digest, mode, selection, view = job
+    src, done = _precheck(path, data, _INHERITED["triggers"], selection.source, lambda: view)
     if done is not None:
         done.digest = content_digest if done.status is Status.UNCHANGED else None
         return done
-    return _heavy((path, data, src, content_digest, mode, selection, views.get(path)))
+    return _heavy((path, data, src, content_digest, mode, selection, view))
 
 
 def _early(options: RunOptions, todo: list) -> bool:
@@ -127,12 +134,13 @@ def _early(options: RunOptions, todo: list) -> bool:
     return options.jobs > 1 and len(todo) >= EARLY_POOL and sys.platform.startswith("linux")
 
 
-def _precheck(path: str, data: bytes, triggers, source: str, views) -> tuple:
+def _precheck(path: str, data: bytes, triggers, source: str, view) -> tuple:
     """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
-    would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole."""
+    would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole.
+    `view()`: the file's package view (`Views.get`), asked only then."""
     src, done = precheck(path, data, triggers, source)
     settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
-    if settled and src is not None and views.has(path) and views.get(path) is not None:
+    if settled and src is not None and view() is not None:
         return precheck(path, data, triggers, source, package=True)
     return src, done
 
@@ -163,7 +171,7 @@ def run(candidates, options: RunOptions) -> list:
         todo.append((cand.path, data, content_digest, options.mode, options.selection))
     if todo:  # the rule modules are imported only once a file misses the cache
         triggers = _triggers(options.cache)
-        results += _Early(options.jobs, triggers, views).results(todo) if _early(options, todo) \
+        results += _Early(options.jobs, triggers).results(todo, views) if _early(options, todo) \
             else _in_turn(todo, triggers, views, options.jobs)
     if options.cache:
         options.cache.remember(results)
@@ -175,7 +183,7 @@ def _in_turn(todo: list, triggers, views, jobs: int) -> list:
     """Pre-check each file here; the files that need LibCST go to `_Pool` (a few files: a pre-commit hook)."""
     results, pool = [], _Pool(jobs)
     for path, data, content_digest, mode, selection in todo:
-        src, done = _precheck(path, data, triggers, selection.source, views)
+        src, done = _precheck(path, data, triggers, selection.source, lambda: views.get(path) if views.has(path) else None)
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)

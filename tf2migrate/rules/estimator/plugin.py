@@ -12,8 +12,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import analyze, assemble, codes, convert, helper_module, other_module
-from tf2migrate.rules.estimator import other_module_report, scope, switch, target
+from tf2migrate.rules.estimator import codes
 from tf2migrate.rules.idle import estimator_may_act
 
 
@@ -29,6 +28,9 @@ class EstimatorToKeras(Plugin):
         ctx = self.ctx
         if ctx.package is None and ctx.tree is not None and not estimator_may_act(ctx.tree, ctx.imports):
             return updated  # no Estimator call, no helper's Estimator trained here (rules/idle.py)
+        # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
+        from tf2migrate.rules.estimator import analyze, assemble, convert, helper_module, other_module
+        from tf2migrate.rules.estimator import other_module_report, scope, switch, target
         view, flat, sw, progs = (original, updated), None, None, []
         prog = analyze.find(original, ctx)
         if prog is None:  # not at the top level: in `def main():`, in an if/else, or only reported

@@ -57,7 +57,7 @@ class _Rename(cst.CSTTransformer):
         return updated.with_changes(value=self.new) if updated.value == self.old else updated
 
 
-def _freed_alias(unused: set, imports: ImportMap, emit, new_tree) -> str | None:
+def _freed_alias(unused: set, imports: ImportMap, emit, new_tree: Callable) -> str | None:
     """`tf` when the rewrite left `import tensorflow.compat.v1 as tf` unused: the new import takes the usual
     name (`import tensorflow as tf`, not `tf2`). A `tf1` alias is not reused: it would read as TF1.
     The new alias appears nowhere in the original text, so every Name spelling it is one the rewrite wrote."""
@@ -67,7 +67,7 @@ def _freed_alias(unused: set, imports: ImportMap, emit, new_tree) -> str | None:
         b = imports.bindings.get(local)
         if local != "tf" or b is None or b.from_module is not None or b.asname != local or b.target not in TF_MODULES:
             continue
-        if not any(_binds(node, local) for node in ast.walk(new_tree)):
+        if not any(_binds(node, local) for node in ast.walk(new_tree())):
             return local
     return None
 
@@ -131,6 +131,19 @@ class Spliced(NamedTuple):
     def code(self, original: cst.Module, updated: cst.Module) -> str:
         return self.restore(module_code(original, updated, self.tree, self.text))
 
+    def with_references(self, original: cst.Module, updated: cst.Module, before: Counter) -> tuple:
+        """(the module's new code, its name uses (`references`), a function giving its `ast` tree). `before`:
+        the uses in the whole original. Where LibCST parsed a reduced text, the uses are counted on the new
+        reduced code, plus those in the placeholders (unchanged: the original's less the reduced text's)."""
+        if self.restore is str:
+            code = module_code(original, updated, self.tree, self.text)
+            new_tree = ast.parse(code)
+            return code, references(new_tree), lambda: new_tree
+        reduced = module_code(original, updated, self.tree, self.text)
+        code = self.restore(reduced)
+        hidden = before - references(self.tree)
+        return code, references(ast.parse(reduced)) + hidden, lambda: ast.parse(code)
+
 
 def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap, emit, seen, tree,
                    parsed: Spliced) -> str:
@@ -139,15 +152,14 @@ def finish_imports(original: cst.Module, updated: cst.Module, imports: ImportMap
     partial = {local for local in emit.retargets if emit.rewritten[local] != seen[local]}
     if partial:
         raise PartialRetarget(partial)
-    code = parsed.code(original, updated)
-    new_tree = ast.parse(code)
-    before, after = references(tree), references(new_tree)
+    before = references(tree)
+    code, after, new_tree = parsed.with_references(original, updated, before)
     unused = {
         local for local in imports.bindings
         if before[local] > 0 and after[local] == 0
     }
     unused |= set(emit.retargets)
-    freed = _freed_alias(unused, imports, emit, new_tree)
+    freed = _freed_alias(unused, imports, emit, new_tree) if emit.new_alias else None
     if freed is not None:
         updated = updated.visit(_Rename(emit.new_alias, freed))
         emit.new_alias = freed

@@ -166,3 +166,17 @@ def test_the_tutorials_mnist_reader_is_reported():
     result = rewrite_text(source, "mnist_softmax.py")
     assert result.code == source
     assert [(d.line, d.code, d.fixed) for d in result.diagnostics] == [(3, "TFM611", False)]
+
+
+@pytest.mark.parametrize("source", ["tf1", "auto"])
+def test_softmax_v2_is_written_so_that_a_second_run_keeps_its_gradients(source):
+    """tf_upgrade_v2's `tf.nn.softmax_cross_entropy_with_logits` read, on a second run in TF1 code, as TF1's other
+    function: the labels got `tf.stop_gradient` (crash hunt B8). The compat.v2 spelling is the same function."""
+    text = ("import tensorflow as tf\nfrom tensorflow.contrib import layers\n"
+            "x = tf.placeholder(tf.float32)\nloss = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=x, dim=1)\n")
+    first = rewrite_text(text, "m.py", Selection(source=source))
+    assert "tf.compat.v2.nn.softmax_cross_entropy_with_logits(labels=y, logits=x, axis=1)" in first.code
+    assert any(d.code == "TFM612" and d.fixed for d in first.diagnostics)
+    second = rewrite_text(first.code, "m.py", Selection(source=source))
+    assert second.code == first.code
+    assert not {"TFM612", "TFM650", "TFM654"} & {d.code for d in second.diagnostics}

@@ -180,3 +180,15 @@ def test_softmax_v2_is_written_so_that_a_second_run_keeps_its_gradients(source):
     second = rewrite_text(first.code, "m.py", Selection(source=source))
     assert second.code == first.code
     assert not {"TFM612", "TFM650", "TFM654"} & {d.code for d in second.diagnostics}
+
+
+@pytest.mark.parametrize("source, code", [("tf1", "TFM654"), ("auto", "TFM650"), ("tf2", None)])
+def test_positional_softmax_arguments_are_reported_where_tf2_would_swap_them(source, code):
+    """TF 0.x's `softmax_cross_entropy_with_logits(logits, labels)`: TF2 binds (labels, logits). It passed through
+    with no finding (crash hunt B7); TF2 code may call it so, and is left alone."""
+    text = "import tensorflow as tf\nloss = tf.nn.softmax_cross_entropy_with_logits(x, y_)\n"
+    result = rewrite_text(text, "m.py", Selection(source=source))
+    assert result.code == text
+    found = [d for d in result.diagnostics if d.code in ("TFM650", "TFM654")]
+    assert [d.code for d in found] == ([code] if code else [])
+    assert all(not d.fixed for d in found)

@@ -46,3 +46,31 @@ def _walk(tree: ast.AST) -> dict:
 def all_nodes(tree: ast.AST) -> list:
     nodes(tree, ast.Module)  # builds the index
     return [n for bucket in getattr(tree, _CACHE_ATTR).values() for n in bucket]
+
+
+# every `ast` field that holds a name the code spells (a str, or a list of str), by node class
+_NAME_FIELDS = {ast.Name: "id", ast.Attribute: "attr", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name",
+                ast.ClassDef: "name", ast.ImportFrom: "module", ast.alias: ("name", "asname"), ast.arg: "arg",
+                ast.keyword: "arg", ast.Global: "names", ast.Nonlocal: "names", ast.ExceptHandler: "name"}
+_NAME_FIELDS.update({getattr(ast, kind): field for kind, field in (
+    ("MatchAs", "name"), ("MatchStar", "name"), ("MatchMapping", "rest"), ("MatchClass", "kwd_attrs"),
+    ("TypeVar", "name"), ("ParamSpec", "name"), ("TypeVarTuple", "name")) if hasattr(ast, kind)})
+
+
+def spelled_names(tree) -> set:
+    """Every name the code spells (names, attributes, imported modules, definitions, keywords),
+    none of its string literals or comments: a trigger word that only appears there needs no LibCST.
+    Read from the `ast` index's buckets of the node classes that hold names (`_NAME_FIELDS`)."""
+    names = set()
+    for kind, fields in _NAME_FIELDS.items():
+        found = nodes(tree, kind)
+        if not found:
+            continue
+        for field in (fields,) if type(fields) is str else fields:
+            for node in found:
+                value = getattr(node, field, None)
+                if type(value) is str:
+                    names.update(value.split("."))
+                elif type(value) is list:
+                    names.update(part for item in value if type(item) is str for part in item.split("."))
+    return names

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from tf2migrate.engine.diagnostics import Diagnostic, Severity
-from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
 
@@ -83,7 +83,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
-    identifiers = _identifiers(tree)
+    identifiers = spelled_names(tree)
     from tf2migrate.rules.upgrade.shape_places import places  # imported here, like every rule: not on a warm run
 
     reports = []  # places where a rule can only report, from `ast` (engine/wake.py)
@@ -139,34 +139,6 @@ def _imports_word(module: str, name: str, symbols: set) -> bool:
     if canonical_tf(path) is None or is_private(path):
         return False
     return name in symbols or not symbols.isdisjoint(module.split("."))
-
-
-# every `ast` field that holds a name the code spells (a str, or a list of str), by node class
-_NAME_FIELDS = {ast.Name: "id", ast.Attribute: "attr", ast.FunctionDef: "name", ast.AsyncFunctionDef: "name",
-                ast.ClassDef: "name", ast.ImportFrom: "module", ast.alias: ("name", "asname"), ast.arg: "arg",
-                ast.keyword: "arg", ast.Global: "names", ast.Nonlocal: "names", ast.ExceptHandler: "name"}
-_NAME_FIELDS.update({getattr(ast, kind): field for kind, field in (
-    ("MatchAs", "name"), ("MatchStar", "name"), ("MatchMapping", "rest"), ("MatchClass", "kwd_attrs"),
-    ("TypeVar", "name"), ("ParamSpec", "name"), ("TypeVarTuple", "name")) if hasattr(ast, kind)})
-
-
-def _identifiers(tree) -> set:
-    """Every name the code spells (names, attributes, imported modules, definitions, keywords),
-    none of its string literals or comments: a trigger word that only appears there needs no LibCST.
-    Read from the `ast` index's buckets of the node classes that hold names (`_NAME_FIELDS`)."""
-    names = set()
-    for kind, fields in _NAME_FIELDS.items():
-        found = nodes(tree, kind)
-        if not found:
-            continue
-        for field in (fields,) if type(fields) is str else fields:
-            for node in found:
-                value = getattr(node, field, None)
-                if type(value) is str:
-                    names.update(value.split("."))
-                elif type(value) is list:
-                    names.update(part for item in value if type(item) is str for part in item.split("."))
-    return names
 
 
 def _looks_py2(exc: SyntaxError) -> bool:

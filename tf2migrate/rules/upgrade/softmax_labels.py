@@ -3,10 +3,14 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, keyword, tf1_here
 
 SOFTMAX = frozenset({"tf.nn.softmax_cross_entropy_with_logits"})
+POSITIONAL_WHAT = "`softmax_cross_entropy_with_logits` with positional arguments (TF 0.x: logits, labels; TF2: labels, logits)"
+POSITIONAL = ("positional arguments: TF 0.x read them as (logits, labels), TF 1.x refused them and TF2 reads them as "
+              "(labels, logits), so the two tensors would be swapped; name them (`labels=`, `logits=`)")
 
 
 class SoftmaxLabels(Plugin):
@@ -35,7 +39,12 @@ class SoftmaxLabels(Plugin):
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         literal, canonical = called(self.ctx, original, SOFTMAX)
-        if canonical is None or literal.startswith("tf.compat.v1."):
+        if canonical is None:
+            return updated
+        if any(arg.keyword is None and not arg.star for arg in updated.args):
+            self._positional(original, literal)
+            return updated
+        if literal.startswith("tf.compat.v1."):
             return updated
         labels = keyword(updated, "labels")
         if labels is None or self._stopped(labels.value):
@@ -47,6 +56,12 @@ class SoftmaxLabels(Plugin):
             return updated
         wrapped = cst.Call(func=self.ctx.emit.attribute("tf.stop_gradient"), args=[cst.Arg(labels.value)])
         return updated.with_changes(args=[a.with_changes(value=wrapped) if a is labels else a for a in updated.args])
+
+    def _positional(self, original: cst.Call, literal: str) -> None:
+        """TF 0.x took `(logits, labels)` positionally, TF 1.x refused positional arguments, TF2 reads them as
+        `(labels, logits)`: in TF1 code such a call is TF 0.x's, and TF2 would swap its two tensors silently."""
+        if literal.startswith("tf.compat.v1.") or tf1_here(self.ctx, original, literal, POSITIONAL_WHAT):
+            self.ctx.report(original, "TFM654", POSITIONAL, fixable=False, severity=Severity.ERROR)
 
     def _stopped(self, value) -> bool:
         return isinstance(value, cst.Call) and self.ctx.resolve(value.func)[1] == "tf.stop_gradient"

@@ -106,3 +106,30 @@ def test_no_rename_writes_a_name_that_another_rename_matches():
                 if renames and written not in renames:
                     again.append((name, written, renames))
     assert again == []
+
+
+def test_the_parsed_table_beside_the_generated_one_is_current():
+    """rules/generated/*.json is what `rewrite` reads instead of the TOML (rules/table_files.py): made from the very
+    TOML that ships, with the same data. Regenerate with tools/gen_upgrade_tables.py (or table_files.write_parsed)."""
+    import hashlib
+    import json
+
+    from tf2migrate.rules.table_files import read_table
+
+    tomls = sorted((tables_dir() / "generated").glob("*.toml"))
+    assert tomls
+    for path in tomls:
+        kept = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        assert kept["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest(), f"{path.name}: regenerate its .json"
+        assert kept["data"] == tomllib.loads(path.read_text(encoding="utf-8"))
+        assert read_table(path) == kept["data"]
+
+
+def test_a_stale_parsed_table_is_not_read(tmp_path):
+    from tf2migrate.rules.table_files import read_table, write_parsed
+
+    table = tmp_path / "t.toml"
+    table.write_text('[[rule]]\ncode = "TFM601"\n', encoding="utf-8")
+    write_parsed(table)
+    table.write_text('[[rule]]\ncode = "TFM602"\n', encoding="utf-8")  # edited, not regenerated
+    assert read_table(table) == {"rule": [{"code": "TFM602"}]}

@@ -316,6 +316,9 @@ def main(argv=None) -> int:
     data = collect(spec, differences(), tf)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render(data, tf.__version__, also_tf2(data, tf), importable(data)), encoding="utf-8")
+    from tf2migrate.rules.table_files import write_parsed
+
+    write_parsed(args.out)  # the parsed table beside it: `rewrite` reads it instead of parsing 190 kB of TOML
     counts = {code: sum(len(v) for v in d.values() if isinstance(v, (dict, list))) for code, d in data.items()}
     print(f"wrote {args.out.relative_to(ROOT)}: {counts}")
     return 0

@@ -12,8 +12,6 @@ files, never "the last file wins".
 from __future__ import annotations
 
 import functools
-import os
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
@@ -21,11 +19,7 @@ from typing import Optional
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules import tables_dir  # noqa: F401 - still importable from here
 from tf2migrate.rules.base import RuleInfo
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from tf2migrate.rules.table_files import read_table
 
 LEVELS = (("hand-written", "*.toml"), ("generated", "generated/*.toml"))  # first wins
 
@@ -251,7 +245,7 @@ def load_tables(directory: Optional[str] = None) -> Tables:
     for level, pattern in LEVELS:
         this_level: dict = {}
         for path in sorted(folder.glob(pattern)):
-            data = _read(path)
+            data = read_table(path)
             importable.update(data.get("importable_modules", ()))
             also_tf2 = frozenset(data.get("also_tf2", ()))
             for raw in data.get("rule", ()):
@@ -275,32 +269,6 @@ def load_tables(directory: Optional[str] = None) -> Tables:
                             index[name] = index.get(name, ()) + (action,)
         owner.update(this_level)
     return Tables(rules, by_symbol, by_method, modules, frozenset(importable))
-
-
-def _read(path: Path) -> dict:
-    """A table file's data. Parsing the 190 kB generated TOML costs about 0.1 s, a cold run's budget:
-    the parsed data is kept (marshal, keyed on the file's path, size and mtime) in the cache folder."""
-    import hashlib
-    import marshal
-
-    from tf2migrate.engine.cache import cache_dir
-
-    st = path.stat()
-    key = hashlib.sha256(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{sys.version_info[:2]}".encode())
-    kept = cache_dir() / f"table-{key.hexdigest()[:20]}.marshal"
-    try:
-        return marshal.loads(kept.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        tmp = kept.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps(data))
-        os.replace(tmp, kept)
-    except OSError:
-        pass  # a read-only cache folder: parse again next time
-    return data
 
 
 def _check_once(actions: tuple, action: Action, kind: str, name: str, where: str) -> None:

@@ -92,8 +92,7 @@ def helpers_of(tree, imports: ImportMap) -> dict:
 def builds_in_functions(tree, imports: ImportMap) -> bool:
     """A top-level function calls an Estimator class somewhere in its body (read from the `ast` index's calls,
     placed by line, instead of a walk of each function)."""
-    spans = [(min([stmt.lineno] + [d.lineno for d in stmt.decorator_list]), stmt.end_lineno)
-             for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    spans = _function_spans(tree)
     if not spans:
         return False
     starts = [first for first, _ in spans]
@@ -129,6 +128,7 @@ def imported_modules(tree, name: str) -> dict:
 
 
 _CALLS_ESTIMATOR = re.compile(r"(Estimator|Classifier|Regressor)\s*\(")
+_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 def _read(name: str, path: str, text: str) -> Optional[_Module]:
@@ -136,10 +136,30 @@ def _read(name: str, path: str, text: str) -> Optional[_Module]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
+    if not _calls_in_functions(tree, text):  # no Estimator-like call in a top-level function: it builds none
+        return _Module(name, path, text, tree=tree)
     imports = ImportMap.from_ast(tree)
     m = _Module(name, path, text, helpers_of(tree, imports), tree=tree)
     m.builds = bool(m.helpers) or builds_in_functions(tree, imports)
     return m
+
+
+def _calls_in_functions(tree, text: str) -> bool:
+    """Does an `Estimator(` / `...Classifier(` / `...Regressor(` call start on a line of a top-level function
+    (its decorators included)? Only there can a helper or a build be (`helpers_of`, `builds_in_functions`): the
+    library's own modules call them in methods, and their imports are not resolved (a walk of the whole tree)."""
+    spans = _function_spans(tree)
+    if not spans:
+        return False
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]  # lines as `ast` counts them (\r too)
+    lines = [bisect.bisect_right(starts, m.start()) for m in _CALLS_ESTIMATOR.finditer(text)]
+    return any(first <= line <= last for line in lines for first, last in spans)
+
+
+def _function_spans(tree) -> list:
+    """(first line, decorators included, last line) of each top-level function."""
+    return [(min([stmt.lineno] + [d.lineno for d in stmt.decorator_list]), stmt.end_lineno)
+            for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 def _read_imports(m: _Module) -> None:

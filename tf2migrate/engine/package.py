@@ -10,15 +10,14 @@ for a helper module, the modules that import it. The view is part of the file's 
 from __future__ import annotations
 
 import ast
-import bisect
 import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.package_builders import CALLS_ESTIMATOR, builds_in_functions, calls_in_functions, helpers_of
 
 
 @dataclass(frozen=True)
@@ -69,40 +68,6 @@ def module_name(path: str, packages: Optional[dict] = None) -> Optional[str]:
     return ".".join(parts)
 
 
-def _estimator_call(node, imports: ImportMap) -> bool:
-    """A call of an Estimator class (the plugin decides exactly; here a wider net only costs a parse)."""
-    if not isinstance(node, ast.Call):
-        return False
-    canonical = imports.ast_canonical(node.func) or ""
-    return canonical.startswith("tf.estimator.") and canonical.rsplit(".", 1)[-1][:1].isupper()
-
-
-def helpers_of(tree, imports: ImportMap) -> dict:
-    """Top-level undecorated functions whose body (docstring aside) is `return Estimator(...)`."""
-    out = {}
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not stmt.decorator_list:
-            body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
-                                                 and isinstance(s.value.value, str))]
-            if len(body) == 1 and isinstance(body[0], ast.Return) and _estimator_call(body[0].value, imports):
-                out[stmt.name] = stmt.lineno
-    return out
-
-
-def builds_in_functions(tree, imports: ImportMap) -> bool:
-    """A top-level function calls an Estimator class somewhere in its body (read from the `ast` index's calls,
-    placed by line, instead of a walk of each function)."""
-    spans = _function_spans(tree)
-    if not spans:
-        return False
-    starts = [first for first, _ in spans]
-    for node in nodes(tree, ast.Call):
-        at = bisect.bisect_right(starts, node.lineno) - 1
-        if at >= 0 and node.lineno <= spans[at][1] and _estimator_call(node, imports):
-            return True
-    return False
-
-
 def imported_modules(tree, name: str) -> dict:
     """Local name -> (absolute dotted module, attribute or None) of every `import`/`from ... import`,
     relative ones resolved against this module's dotted `name`."""
@@ -127,39 +92,17 @@ def imported_modules(tree, name: str) -> dict:
     return out
 
 
-_CALLS_ESTIMATOR = re.compile(r"(Estimator|Classifier|Regressor)\s*\(")
-_NEWLINE = re.compile(r"\r\n?|\n")
-
-
 def _read(name: str, path: str, text: str) -> Optional[_Module]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    if not _calls_in_functions(tree, text):  # no Estimator-like call in a top-level function: it builds none
+    if not calls_in_functions(tree, text):  # no Estimator-like call in a top-level function: it builds none
         return _Module(name, path, text, tree=tree)
     imports = ImportMap.from_ast(tree)
     m = _Module(name, path, text, helpers_of(tree, imports), tree=tree)
     m.builds = bool(m.helpers) or builds_in_functions(tree, imports)
     return m
-
-
-def _calls_in_functions(tree, text: str) -> bool:
-    """Does an `Estimator(` / `...Classifier(` / `...Regressor(` call start on a line of a top-level function
-    (its decorators included)? Only there can a helper or a build be (`helpers_of`, `builds_in_functions`): the
-    library's own modules call them in methods, and their imports are not resolved (a walk of the whole tree)."""
-    spans = _function_spans(tree)
-    if not spans:
-        return False
-    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]  # lines as `ast` counts them (\r too)
-    lines = [bisect.bisect_right(starts, m.start()) for m in _CALLS_ESTIMATOR.finditer(text)]
-    return any(first <= line <= last for line in lines for first, last in spans)
-
-
-def _function_spans(tree) -> list:
-    """(first line, decorators included, last line) of each top-level function."""
-    return [(min([stmt.lineno] + [d.lineno for d in stmt.decorator_list]), stmt.end_lineno)
-            for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 def _read_imports(m: _Module) -> None:
@@ -178,7 +121,7 @@ def _modules(files: dict) -> dict:
     named = {path: name for path, name in named.items() if name is not None}
     modules = {}
     for path, name in named.items():
-        if _CALLS_ESTIMATOR.search(files[path]) and (m := _read(name, path, files[path])) is not None:
+        if CALLS_ESTIMATOR.search(files[path]) and (m := _read(name, path, files[path])) is not None:
             modules[name] = m
     builders = {name.rsplit(".", 1)[-1] for name, m in modules.items() if m.builds}
     if not builders:

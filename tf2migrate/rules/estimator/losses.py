@@ -98,12 +98,51 @@ def is_one_hot_labels(call: cst.Call, ctx) -> bool:
         and set(bound) <= {"indices", "depth", "on_value", "off_value", "dtype", "name"}
 
 
-def on_labels(loss: Loss, is_one_hot) -> Loss:
+# TF1 casts of the labels -> the dtype they give (None: the `dtype` argument says)
+LABEL_CASTS = {"tf.cast": None, "tf.dtypes.cast": None, "tf.to_int32": "int32", "tf.to_int64": "int64",
+               "tf.to_float": "float32"}
+SPARSE = "SparseCategoricalCrossentropy"
+
+
+def labels_cast(expr, ctx) -> Optional[str]:
+    """`int32` for `tf.cast(labels, tf.int32)` (`tf.to_int32(labels)`, `dtype="int32"`...), else None."""
+    if not isinstance(expr, cst.Call):
+        return None
+    canonical = ctx.resolve(expr.func)[1]
+    if canonical not in LABEL_CASTS:
+        return None
+    try:
+        bound = bind(expr, ("x", "dtype", "name") if LABEL_CASTS[canonical] is None else ("x", "name"), canonical)
+    except Unreadable:
+        return None
+    if not (isinstance(bound.get("x"), cst.Name) and bound["x"].value == "labels"):
+        return None
+    dtype = bound.get("dtype")
+    if dtype is None:
+        return LABEL_CASTS[canonical]
+    if isinstance(dtype, cst.SimpleString):
+        return literal(dtype)
+    name = ctx.resolve(dtype)[1] or ""
+    return name.rpartition(".")[2] if name.startswith(("tf.", "tf.dtypes.")) else None
+
+
+def cast_as_keras_does(loss: Loss, dtype: Optional[str]) -> bool:
+    """Does Keras cast the labels so itself? Its sparse loss casts them to an integer type, every other one to
+    the output's dtype (float32): a TF1 loss on `tf.cast(labels, that type)` is the Keras loss on `labels`."""
+    return dtype in (("int32", "int64") if loss.keras == SPARSE else ("float32",))
+
+
+def on_labels(loss: Loss, is_one_hot, cast=lambda e: None) -> Loss:
     """The loss as Keras computes it from the dataset's labels; raises Unreadable when it reads other labels.
-    A categorical loss on `one_hot(labels)` is the sparse loss on `labels` (Keras has no label transform)."""
+    A categorical loss on `one_hot(labels)` is the sparse loss on `labels` (Keras has no label transform);
+    one on `tf.cast(labels, dtype)` (`cast(expr)`: that dtype, else None) is the loss on `labels` where Keras
+    casts them alike (`cast_as_keras_does`)."""
     if isinstance(loss.labels, cst.Name) and loss.labels.value == "labels":
+        return loss
+    if cast_as_keras_does(loss, cast(loss.labels)):
         return loss
     if is_one_hot(loss.labels) and loss.keras == "CategoricalCrossentropy" and not loss.extra:
         return Loss("SparseCategoricalCrossentropy", loss.labels, loss.output, loss.from_logits, {}, loss.node)
-    raise Unreadable(loss.labels, "the loss reads something other than `labels` (or `one_hot(labels)`): Keras "
+    raise Unreadable(loss.labels, "the loss reads something other than `labels` (or `one_hot(labels)`, or a cast "
+                     "of them Keras makes itself): Keras "
                      "passes the dataset's labels to the loss; convert by hand")

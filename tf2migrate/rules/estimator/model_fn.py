@@ -145,7 +145,12 @@ class _Reader(SpecReader):
         if penalty is not None:
             regularization.penalty(self, penalty, name)
         # checked once the loss is known, so that the rest of the model_fn is still read
-        plan.loss = losses.on_labels(loss, lambda e: isinstance(e, cst.Name) and self.env.get(e.value) == ("one_hot",))
+        plan.loss = losses.on_labels(loss, lambda e: self._tag(e) == ("one_hot",),
+                                     lambda e: self._tag(e)[1] if self._tag(e)[0] == "labels_cast" else losses.labels_cast(e, self.ctx))
+
+    def _tag(self, expr) -> tuple:
+        """What the model_fn assigned to a name (`("one_hot",)`, `("labels_cast", "int32")`...), else `("",)`."""
+        return self.env.get(expr.value, ("",)) if isinstance(expr, cst.Name) else ("",)
 
     def assign(self, name, value, stmt, index) -> None:
         ctx, plan = self.ctx, self.plan
@@ -170,6 +175,9 @@ class _Reader(SpecReader):
                 return
             if losses.is_one_hot_labels(value, ctx):
                 self.env[name] = ("one_hot",)
+                return
+            if name != "labels" and losses.labels_cast(value, ctx) is not None:  # `y = tf.cast(labels, tf.int32)`
+                self.env[name] = ("labels_cast", losses.labels_cast(value, ctx))
                 return
             loss = read_loss(value, ctx)
             if loss is not None:

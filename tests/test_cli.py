@@ -227,3 +227,20 @@ def test_real_subprocess_never_imports_tensorflow(tree):
     assert "exit 0" in proc.stdout
     assert "1 file rewritten" in proc.stderr
     assert "strategy.run(step)" in (tree / "pkg" / "train.py").read_text()
+
+
+def test_a_worker_that_dies_leaves_the_files_to_this_process(tmp_path, monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+
+    from tf2migrate.engine import runner
+
+    for i in range(runner.EARLY_POOL + 2):
+        (tmp_path / f"m{i:02d}.py").write_text(TF1)
+    serial = invoke("rewrite", "--diff", "--no-cache", "-j", "1", str(tmp_path))
+
+    def broken(self, todo, views):
+        raise BrokenProcessPool("a worker was killed")
+
+    monkeypatch.setattr(runner._Early, "results", broken)
+    pooled = invoke("rewrite", "--diff", "--no-cache", "-j", "2", str(tmp_path))
+    assert pooled.output == serial.output and pooled.exit_code == serial.exit_code == 1

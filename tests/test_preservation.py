@@ -64,3 +64,14 @@ def test_no_temporary_files_left(tmp_path):
     path.write_text("loss = s.experimental_run_v2(f)\n")
     _rewrite(path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["clean.py"]
+
+
+def test_a_suppression_comment_in_a_cr_only_file_silences_its_own_line():
+    """The comments were tokenized without universal newlines: in a file whose lines end in a lone \\r, every
+    comment was placed on line 1, so `# tf2migrate: skip` silenced nothing (or the wrong line)."""
+    from tf2migrate.engine.api import Selection, rewrite_text
+
+    text = "import tensorflow as tf\rx = tf.log(1.0)  # tf2migrate: skip\ry = tf.log(2.0)\r"
+    result = rewrite_text(text, "m.py", Selection(source="tf1"))
+    assert result.code == "import tensorflow as tf\rx = tf.log(1.0)  # tf2migrate: skip\ry = tf.math.log(2.0)\r"
+    assert [(d.line, d.code) for d in result.diagnostics] == [(3, "TFM601")]

@@ -46,6 +46,10 @@ SHAPES = {
                  + "    return tf.log(1.0)\n\n\ndef g():\n    return tf.log(1.0)\n",
     "blocks": "import tensorflow as tf\n\nif flag:\n" + _FILLER + "    x = tf.log(1.0)\nelse:\n" + _FILLER
               + "for i in range(3):\n" + _FILLER + "try:\n" + _FILLER + "    y = tf.log(2.0)\nexcept E:\n    pass\n",
+    "mixed_breaks": "import tensorflow as tf\na = 1\rb = 2\nc = 3\r\nd = 4\n\ndef f():\n" + _FILLER
+                    + "    return tf.log(1.0)  # tf2migrate: skip\rx = tf.log(1.0)\n",
+    "raw_cr_in_string": "import tensorflow as tf\ns = '''a\rb\nc'''\n" + _FILLER.replace("    ", "")
+                        + "x = tf.log(1.0)\n",
     "strings": "import tensorflow as tf\n\n\ndef f():\n    s = '''\n    tf.log(1.0)\n'''\n" + _FILLER
                + "    return tf.log(s)\n",
 }
@@ -61,6 +65,15 @@ def _both(text: str, path: str, selection=None) -> tuple:
 def _same(whole, reduced) -> None:
     assert reduced.code == whole.code
     assert [str(d) for d in reduced.diagnostics] == [str(d) for d in whole.diagnostics]
+
+
+@pytest.fixture(autouse=True)
+def no_fallback():
+    """A reduced rewrite that raised ran again on the whole text (apply.FALLBACKS): the answers would agree
+    while the reduction hid a fault, so none may happen here."""
+    before = sum(apply.FALLBACKS.values())
+    yield
+    assert sum(apply.FALLBACKS.values()) == before, dict(apply.FALLBACKS)
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT / "fixtures")))
@@ -98,6 +111,19 @@ def test_placeholders_keep_every_line_and_come_back():
     moved = reduced.text.replace("+'''tf2migrate-quiet:0", "    +'''tf2migrate-quiet:0")
     with pytest.raises(reduce_text.Unreduced):
         reduced.restore(moved)
+
+
+def test_a_text_whose_lines_would_move_is_not_reduced():
+    """Line breaks are kept apart in a placeholder (a lone \\r then a \\n would read as one CRLF), and a reduced
+    text whose lines do not all keep their number and text is not used."""
+    text = "import tensorflow as tf\na = 1\rb = 2\nc = 3\nd = 4\nx = tf.log(1.0)\n"
+    tree = ast.parse(text)
+    reduced = reduce_text.reduce(text, tree, [1, 6])
+    assert reduced is not None and reduced.text.splitlines()[-1] == "x = tf.log(1.0)"
+    assert len(reduce_text.NEWLINE.findall(reduced.text)) == len(reduce_text.NEWLINE.findall(text))
+    merged = text.replace("1\rb = 2\n", "1\r\n")  # what "\r" + "\n" side by side did: a line fewer
+    assert not reduce_text._same_other_lines(text, merged, [(2, 5, "")])
+    assert not reduce_text._same_other_lines(text, text.replace("x = tf.log", "x = tf.exp"), [(2, 5, "")])
 
 
 def test_a_file_that_spells_the_marker_is_not_reduced():

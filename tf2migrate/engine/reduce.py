@@ -55,7 +55,7 @@ class Reduced:
             indent, piece = self.pieces[int(number.group())]
             start, end = pos - len(indent), code.find("'''", number.end())
             if code[start:pos] != indent or (start and code[start - 1] not in "\r\n") or end < 0 \
-                    or code[number.end():end].strip("\r\n"):
+                    or code[number.end():end].strip(" \r\n"):
                 raise Unreduced("a placeholder moved or changed")
             out += [code[at:start], piece]
             at = end + 3
@@ -83,6 +83,8 @@ def reduce(text: str, tree: ast.Module, hits) -> "Reduced | None":
         at = end
     out.append(text[at:])
     reduced = "".join(out)
+    if not _same_other_lines(text, reduced, runs):
+        return None
     try:
         return Reduced(reduced, ast.parse(reduced), pieces, hits)
     except SyntaxError:  # a shape this module did not foresee: parse the whole text
@@ -109,6 +111,15 @@ def _runs(body: list, text: str, starts: list, hits, imports, runs: list) -> Non
         if isinstance(node, _BODIES):
             _runs(node.body, text, starts, hits, imports, runs)
     _close(run, runs)
+
+
+def _same_other_lines(text: str, reduced: str, runs: list) -> bool:
+    """Every line has its number in both texts, and every line no placeholder stands for its text."""
+    before, after = NEWLINE.split(text), NEWLINE.split(reduced)
+    if len(before) != len(after):
+        return False
+    replaced = {n for first, last, _ in runs for n in range(first - 1, last)}
+    return all(b == a for n, (b, a) in enumerate(zip(before, after)) if n not in replaced)
 
 
 def _close(run, runs: list) -> None:
@@ -144,5 +155,6 @@ def _line_end(text: str, starts: list, line: int) -> int:
 
 
 def _breaks(text: str, starts: list, first: int, last: int) -> list:
-    """The line breaks of lines `first` to `last - 1`, as the text writes them."""
-    return [text[_line_end(text, starts, n):starts[n]] for n in range(first, last)]
+    """The line breaks of lines `first` to `last - 1`, as the text writes them, each after a space: a lone \r
+    then a \n, side by side, would read as one CRLF break, and every line after it would move up."""
+    return [" " + text[_line_end(text, starts, n):starts[n]] for n in range(first, last)]

@@ -171,12 +171,22 @@ def run(candidates, options: RunOptions) -> list:
         todo.append((cand.path, data, content_digest, options.mode, options.selection))
     if todo:  # the rule modules are imported only once a file misses the cache
         triggers = _triggers(options.cache)
-        results += _Early(options.jobs, triggers).results(todo, views) if _early(options, todo) \
-            else _in_turn(todo, triggers, views, options.jobs)
+        results += _early_or_in_turn(todo, triggers, views, options)
     if options.cache:
         options.cache.remember(results)
         options.cache.save()
     return sorted(results, key=lambda r: r.path)
+
+
+def _early_or_in_turn(todo: list, triggers, views, options: RunOptions) -> list:
+    if not _early(options, todo):
+        return _in_turn(todo, triggers, views, options.jobs)
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return _Early(options.jobs, triggers).results(todo, views)
+    except BrokenProcessPool:  # a worker died (out of memory, killed): every file is done here instead
+        return _in_turn(todo, triggers, views, 1)
 
 
 def _in_turn(todo: list, triggers, views, jobs: int) -> list:

@@ -41,7 +41,8 @@ def _codes(match: re.Match) -> frozenset:
 
 def _comments(text: str):
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        # newline=None: a lone \r ends a line too, as for Python's parser (the lines findings are placed on)
+        for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
             if tok.type == tokenize.COMMENT:
                 yield tok.start[0], tok.string
     except (tokenize.TokenError, SyntaxError, IndentationError):

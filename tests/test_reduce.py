@@ -8,6 +8,7 @@ non-ASCII text, nested classes, a module docstring, statements after a `return`.
 from __future__ import annotations
 
 import ast
+import re
 
 import pytest
 
@@ -131,3 +132,31 @@ def test_a_file_that_spells_the_marker_is_not_reduced():
     tree = ast.parse(text)
     assert reduce_text.reduce(text, tree, []) is None
     _same(*_both(text, "marker.py", Selection(source="tf1")))
+
+
+def test_every_rule_that_reads_the_whole_module_says_so():
+    """LibCST parses a reduced text unless a rule says it reads more than the statements it acts in
+    (`Plugin.reads_whole_module`). A rule whose package reads `ctx.module` or a module's whole new code must say so,
+    or be listed here with the reason it may not."""
+    import inspect
+    from pathlib import Path
+
+    from tf2migrate.rules.base import Plugin
+    from tf2migrate.rules.registry import CODE_RULES
+
+    reads = re.compile(r"ctx\.module\b|\b(?:updated|original)\.code\b")
+    excused = {
+        "Unconverted": "reads `updated.code` only after an Estimator conversion (TFM301), and the converter opts out",
+    }
+    flagged = set()
+    for cls in CODE_RULES:
+        path = Path(inspect.getsourcefile(cls))
+        sources = path.parent.glob("*.py") if path.parent.name != "rules" else [path]
+        if any(reads.search(p.read_text(encoding="utf-8")) for p in sources):
+            flagged.add(cls)
+    offenders = [cls.__name__ for cls in flagged
+                 if cls.__name__ not in excused and cls.reads_whole_module is Plugin.reads_whole_module]
+    assert offenders == []
+    # the scan finds the rules known to read the whole module: it can fail
+    assert {"EstimatorToKeras", "LossScaling", "OutsideScope", "DistributedInput", "KerasTarget", "Unconverted"} <= {
+        cls.__name__ for cls in flagged}

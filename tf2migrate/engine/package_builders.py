@@ -11,9 +11,9 @@ import re
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.source import NEWLINE
 
 CALLS_ESTIMATOR = re.compile(r"(Estimator|Classifier|Regressor)\s*\(")
-_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 def _estimator_call(node, imports: ImportMap) -> bool:
@@ -57,7 +57,7 @@ def calls_in_functions(tree, text: str) -> bool:
     spans = _function_spans(tree)
     if not spans:
         return False
-    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]  # lines as `ast` counts them (\r too)
+    starts = [0] + [m.end() for m in NEWLINE.finditer(text)]  # lines as `ast` counts them (\r too)
     lines = [bisect.bisect_right(starts, m.start()) for m in CALLS_ESTIMATOR.finditer(text)]
     return any(first <= line <= last for line in lines for first, last in spans)
 

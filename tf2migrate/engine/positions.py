@@ -8,7 +8,6 @@ trees, falls back to `PositionProvider`.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -16,10 +15,9 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted, dotted
+from tf2migrate.engine.source import NEWLINE
 
 
-# Line breaks as Python's tokenizer counts them (`str.splitlines` also breaks at \f, \v, \x1c, \u2028...)
-NEWLINE = re.compile(r"\r\n?|\n")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.engine.positions import NEWLINE
+from tf2migrate.engine.source import NEWLINE
 
 MARK = "+'''tf2migrate-quiet:"  # `+`: a string statement alone would read as a docstring (import_edit._insert_at)
 MIN_LINES = 4  # a shorter run saves less parsing than it costs to splice back

@@ -193,7 +193,7 @@ def _in_turn(todo: list, triggers, views, jobs: int) -> list:
     """Pre-check each file here; the files that need LibCST go to `_Pool` (a few files: a pre-commit hook)."""
     results, pool = [], _Pool(jobs)
     for path, data, content_digest, mode, selection in todo:
-        src, done = _precheck(path, data, triggers, selection.source, lambda: views.get(path) if views.has(path) else None)
+        src, done = _precheck(path, data, triggers, selection.source, lambda: views.get(path))
         if done is not None:
             done.digest = content_digest if done.status is Status.UNCHANGED else None
             results.append(done)

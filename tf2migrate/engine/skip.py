@@ -22,7 +22,7 @@ import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import canonical_tf
-from tf2migrate.engine.positions import NEWLINE
+from tf2migrate.engine.source import NEWLINE
 
 _COMPOUND = {cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,)}
 # blocks whose first body the walk also enters (their `else`, `except` and `finally` blocks are visited whole)

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 import tokenize
 from dataclasses import dataclass, field
+
+# Line breaks as Python's tokenizer counts them (`str.splitlines` also breaks at \f, \v, \x1c, \u2028...)
+NEWLINE = re.compile(r"\r\n?|\n")
 
 
 class DecodeProblem(Exception):

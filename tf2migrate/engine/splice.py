@@ -17,7 +17,7 @@ import ast
 
 import libcst as cst
 
-from tf2migrate.engine.positions import NEWLINE
+from tf2migrate.engine.source import NEWLINE
 
 
 def module_code(original: cst.Module, updated: cst.Module, tree: ast.Module, text: str) -> str:

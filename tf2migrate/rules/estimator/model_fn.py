@@ -176,8 +176,8 @@ class _Reader(SpecReader):
             if losses.is_one_hot_labels(value, ctx):
                 self.env[name] = ("one_hot",)
                 return
-            if name != "labels" and losses.labels_cast(value, ctx) is not None:  # `y = tf.cast(labels, tf.int32)`
-                self.env[name] = ("labels_cast", losses.labels_cast(value, ctx))
+            if name != "labels" and (dtype := losses.labels_cast(value, ctx)) is not None:  # `y = tf.cast(labels, ...)`
+                self.env[name] = ("labels_cast", dtype)
                 return
             loss = read_loss(value, ctx)
             if loss is not None:

@@ -26,7 +26,7 @@ class EstimatorToKeras(Plugin):
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
-        if ctx.package is None and ctx.tree is not None and not estimator_may_act(ctx.tree, ctx.imports):
+        if not self.reads_whole_module():
             return updated  # no Estimator call, no helper's Estimator trained here (rules/idle.py)
         # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
         from tf2migrate.rules.estimator import analyze, assemble, convert, helper_module, other_module

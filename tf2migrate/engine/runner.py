@@ -64,15 +64,8 @@ class _Pool:
     def add(self, job) -> None:
         self.waiting.append(job)
         if self.pool is None and self.jobs > 1 and len(self.waiting) >= POOL_THRESHOLD:
-            import concurrent.futures  # imported here: a run the cache settles starts no pool
-            import multiprocessing
-
-            import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules, inherited by forked workers
-            import tf2migrate.rules.registry  # noqa: F401
-
-            # fork only on Linux: macOS offers it but its system libraries are not fork-safe
-            context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
-            self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+            _prefetch()  # LibCST and the rules, inherited by forked workers
+            self.pool = _process_pool(self.jobs)
         if self.pool is not None:
             for path, data, src, *rest in self.waiting:
                 # an `ast` tree costs more to pickle than to parse again in the worker
@@ -94,12 +87,8 @@ class _Early:
     inherit the wake words (`_INHERITED`), and each file comes with its view. The largest files go first."""
 
     def __init__(self, jobs: int, triggers) -> None:
-        import concurrent.futures
-        import multiprocessing
-
         _INHERITED["triggers"] = triggers
-        self.pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=jobs, mp_context=multiprocessing.get_context("fork"), initializer=_prefetch)
+        self.pool = _process_pool(jobs, initializer=_prefetch)
         self.started = [self.pool.submit(int) for _ in range(jobs)]  # a worker is forked per waiting task
 
     def results(self, todo: list, views) -> list:
@@ -111,6 +100,16 @@ class _Early:
 
 
 _INHERITED: dict = {}  # what `_Early`'s forked workers inherit
+
+
+def _process_pool(jobs: int, initializer=None):
+    """Worker processes, forked on Linux (macOS offers fork but its system libraries are not fork-safe); imported
+    here: a run the cache settles starts no pool."""
+    import concurrent.futures
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=initializer)
 
 
 def _prefetch() -> None:

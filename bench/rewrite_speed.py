@@ -3,18 +3,20 @@
     python bench/rewrite_speed.py            # 3 repetitions, medians
     python bench/rewrite_speed.py -n 5 --no-peer
 
-The corpus is the Python sources of the `tensorflow-estimator==2.15.0` wheel (Estimators,
-`train_and_evaluate`, `RunConfig(train_distribute=...)`, partitioners), fetched once with
-`pip download` into `bench/corpus/` (git-ignored) and reused afterwards.
+The corpora (corpora.py) are the Python sources of two wheels, fetched once with `pip download` into
+`bench/corpus/` (git-ignored): `tensor2tensor==1.14.0` (real TF1 code, most of it needing the upgrade: the
+headline) and `tensorflow-estimator==2.15.0` (TF2-era Estimator code; also the source of the one-file cuts).
+`--corpus NAME` (repeatable) measures only those.
 
-Measured, each `--repeat` times (the median is reported, wall and CPU time of the child process):
+Measured, each `--repeat` times (the median is reported, wall and CPU time of the child process), per corpus:
   - `tf2migrate rewrite --check TREE` cold: a fresh, empty cache folder (TF2MIGRATE_CACHE_DIR);
   - the same command warm: a second run on the cache the cold run left;
   - `tf_upgrade_v2 --intree TREE --outtree OUT --reportfile REPORT` (shipped with tensorflow-cpu);
   - `tf2migrate rewrite --check FILE` on one ~1,000-line file cut from a real estimator module
     that the tool must parse with LibCST (it needs a rewrite), and on one ~1,000-line file that
     the cheap pre-pass proves clean; both with a fresh cache.
-Targets (issue 12, point 5, every table enabled): cold >= 10x faster than tf_upgrade_v2, warm >= 100x, one file < 0.3 s.
+Targets (issue 12, point 5, every table enabled): cold >= 10x faster than tf_upgrade_v2, warm >= 100x, one file < 0.3 s;
+on the TF1 corpus (issue 20): cold >= 10x in wall time and >= 5x in CPU.
 They are printed, never asserted: timings depend on the machine and on what else runs on it.
 """
 from __future__ import annotations
@@ -35,42 +37,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-CORPUS = HERE / "corpus"
-PACKAGE, VERSION = "tensorflow-estimator", "2.15.0"
-TREE_NAME = f"tensorflow_estimator-{VERSION}"
+sys.path.insert(0, str(HERE))
+from corpora import CORPORA, CORPUS, ESTIMATOR  # noqa: E402  (bench/ is not a package)
+
 TARGET_COLD, TARGET_WARM, TARGET_ONE_FILE = 10.0, 100.0, 0.3
 ONE_FILE_LINES = 1000
 CHANGED_SOURCE = "tensorflow_estimator/python/estimator/canned/dnn.py"  # partitioners: needs a rewrite
 
 
 # ---------------------------------------------------------------------------------------- corpus
-
-def corpus_tree(folder: Path = CORPUS) -> Path:
-    """bench/corpus/tensorflow_estimator-2.15.0/: only the wheel's .py files, fetched once."""
-    tree = folder / TREE_NAME
-    if (tree / ".complete").is_file():
-        return tree
-    folder.mkdir(parents=True, exist_ok=True)
-    wheels = sorted(folder.glob(f"tensorflow_estimator-{VERSION}-*.whl"))
-    if not wheels:
-        print(f"downloading {PACKAGE}=={VERSION} (no dependencies) into {folder} ...", flush=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-                        "-q", "-d", str(folder), f"{PACKAGE}=={VERSION}"], check=True)
-        wheels = sorted(folder.glob(f"tensorflow_estimator-{VERSION}-*.whl"))
-    if not wheels:
-        sys.exit(f"pip download did not leave a {PACKAGE} {VERSION} wheel in {folder}")
-    if tree.exists():
-        shutil.rmtree(tree)
-    with zipfile.ZipFile(wheels[0]) as zf:
-        for name in zf.namelist():
-            if name.endswith(".py"):
-                zf.extract(name, tree)
-    (tree / ".complete").write_text(wheels[0].name + "\n")
-    # The corpus is its own project: without this file tf2migrate would find the repository's
-    # pyproject.toml, whose [tool.tf2migrate] excludes bench/corpus.
-    (folder / "pyproject.toml").write_text("# the benchmark corpus: default tf2migrate settings\n")
-    return tree
-
 
 def python_files(tree: Path) -> list:
     return sorted(p for p in tree.rglob("*.py") if p.is_file())
@@ -191,16 +166,15 @@ def _main(argv, snapshot: Path) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--repeat", type=int, default=3, help="repetitions per measurement (median)")
     parser.add_argument("--no-peer", action="store_true", help="skip tf_upgrade_v2")
+    parser.add_argument("--corpus", action="append", choices=sorted(CORPORA),
+                        help="measure only this corpus (repeatable; default: all, the TF1 one first)")
     parser.add_argument("--tf2migrate", default=None,
                         help="the tf2migrate command to time (default: a snapshot of this checkout, run with "
                              "this python, so that edits made while the benchmark runs change nothing)")
     parser.add_argument("--peer", default=None, help="the tf_upgrade_v2 command (default: next to python)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="passed to tf2migrate -j")
     args = parser.parse_args(argv)
-
-    tree = corpus_tree()
-    files = python_files(tree)
-    lines = count_lines(files)
+    corpora = [CORPORA[name] for name in (args.corpus or list(CORPORA))]
 
     if args.tf2migrate:
         tool, tool_env = [args.tf2migrate], {}
@@ -222,12 +196,27 @@ def _main(argv, snapshot: Path) -> int:
                      "or run with --no-peer to measure tf2migrate alone.")
 
     load_before = os.getloadavg()
-    print(f"corpus: {tree.relative_to(ROOT) if tree.is_relative_to(ROOT) else tree}: {len(files)} files, "
-          f"{lines:,} lines", flush=True)
     origin = f" (a byte-compiled snapshot of {ROOT})" if tool_env else ""
     print(f"tf2migrate: {' '.join(tool)}{origin}; tf_upgrade_v2: {peer or 'skipped'}; {os.cpu_count()} cores; "
           f"load average {load_before[0]:.2f}; {args.repeat} repetitions", flush=True)
+    with tempfile.TemporaryDirectory(prefix="tf2migrate-bench-") as tmp:
+        for corpus in corpora:
+            _measure_corpus(corpus, Path(tmp) / corpus.name, tool, tool_env, jobs, peer, args.repeat,
+                            singles=corpus is ESTIMATOR)
+    load_after = os.getloadavg()
+    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
+          f"(other work on the machine inflates every wall time)")
+    return 0
 
+
+def _measure_corpus(corpus, tmp: Path, tool, tool_env, jobs, peer, repeat: int, singles: bool) -> None:
+    """Cold, warm and tf_upgrade_v2 on one corpus (and the one-file cuts, from the estimator corpus)."""
+    tree = corpus.tree()
+    files = python_files(tree)
+    lines = count_lines(files)
+    tmp.mkdir(parents=True)
+    print(f"\n== corpus {corpus.name}: {tree.relative_to(ROOT) if tree.is_relative_to(ROOT) else tree}: "
+          f"{len(files)} files, {lines:,} lines", flush=True)
     cold, warm, up = Series("tf2migrate rewrite --check, cold cache"), Series("tf2migrate rewrite --check, warm cache"), \
         Series("tf_upgrade_v2 --intree --outtree")
     # One file, as a pre-commit hook sees it: its content is new to the cache. "first run": no cache
@@ -237,72 +226,69 @@ def _main(argv, snapshot: Path) -> int:
         ("changed", True): Series("one file, needs a rewrite, cache in use"),
         ("clean", False): Series("one file, clean by pre-pass, first run"),
         ("clean", True): Series("one file, clean by pre-pass, cache in use"),
-    }
+    } if singles else {}
     summaries = set()
-    with tempfile.TemporaryDirectory(prefix="tf2migrate-bench-") as tmp:
-        tmp = Path(tmp)
-        singles = one_file_inputs(tree, tmp)
-        for rep in range(args.repeat):
-            env = dict(os.environ, **tool_env, TF2MIGRATE_CACHE_DIR=str(tmp / f"cache-{rep}"))
-            check = [*tool, "rewrite", "--check", *jobs, "--config", str(CORPUS / "pyproject.toml"), str(tree)]
-            wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
-            cold.add(wall, cpu)
-            summaries.add(summary_line(proc))
-            wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
-            warm.add(wall, cpu)
-            if len(list((tmp / f"cache-{rep}").glob("cache-*.json"))) != 1:
-                warm.note = "the cache key changed between the cold and the warm run: warm time not valid"
-            summaries.add(summary_line(proc))
-            for (label, reuse), series in singles_series.items():
-                target = singles[label][0]
-                single_cache = tmp / f"cache-{label}-{reuse}-{rep}"
-                if reuse:  # a copy of the corpus cache: this file's content is not in it
-                    shutil.copytree(tmp / f"cache-{rep}", single_cache)
-                single_env = dict(os.environ, **tool_env, TF2MIGRATE_CACHE_DIR=str(single_cache))
-                wall, cpu, proc = timed([*tool, "rewrite", "--check", str(target.name)], env=single_env,
-                                        cwd=target.parent, ok=(0, 1))
-                series.add(wall, cpu)
-                series.note = f"exit {proc.returncode}"
-            if peer:
-                out = tmp / f"upgraded-{rep}"
-                wall, cpu, _ = timed([peer, "--intree", str(tree), "--outtree", str(out),
-                                      "--reportfile", str(tmp / f"report-{rep}.txt")], cwd=tmp)
-                up.add(wall, cpu)
-                shutil.rmtree(out, ignore_errors=True)
-            print(f"  repetition {rep + 1}/{args.repeat} done", flush=True)
+    cuts = one_file_inputs(tree, tmp) if singles else {}
+    for rep in range(repeat):
+        env = dict(os.environ, **tool_env, TF2MIGRATE_CACHE_DIR=str(tmp / f"cache-{rep}"))
+        check = [*tool, "rewrite", "--check", *jobs, "--config", str(CORPUS / "pyproject.toml"), str(tree)]
+        wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
+        cold.add(wall, cpu)
+        summaries.add(summary_line(proc))
+        wall, cpu, proc = timed(check, env=env, cwd=tmp, ok=(0, 1))
+        warm.add(wall, cpu)
+        if len(list((tmp / f"cache-{rep}").glob("cache-*.json"))) != 1:
+            warm.note = "the cache key changed between the cold and the warm run: warm time not valid"
+        summaries.add(summary_line(proc))
+        for (label, reuse), series in singles_series.items():
+            target = cuts[label][0]
+            single_cache = tmp / f"cache-{label}-{reuse}-{rep}"
+            if reuse:  # a copy of the corpus cache: this file's content is not in it
+                shutil.copytree(tmp / f"cache-{rep}", single_cache)
+            single_env = dict(os.environ, **tool_env, TF2MIGRATE_CACHE_DIR=str(single_cache))
+            wall, cpu, proc = timed([*tool, "rewrite", "--check", str(target.name)], env=single_env,
+                                    cwd=target.parent, ok=(0, 1))
+            series.add(wall, cpu)
+            series.note = f"exit {proc.returncode}"
+        if peer:
+            out = tmp / f"upgraded-{rep}"
+            wall, cpu, _ = timed([peer, "--intree", str(tree), "--outtree", str(out),
+                                  "--reportfile", str(tmp / f"report-{rep}.txt")], cwd=tmp)
+            up.add(wall, cpu)
+            shutil.rmtree(out, ignore_errors=True)
+        print(f"  repetition {rep + 1}/{repeat} done", flush=True)
+    _report(corpus, lines, cold, warm, up if peer else None, singles_series, cuts, summaries, repeat)
 
-    load_after = os.getloadavg()
+
+def _report(corpus, lines, cold, warm, up, singles_series, cuts, summaries, repeat) -> None:
     print()
     for s in sorted(summaries):
         print(f"tf2migrate said: {s}")
-    for label, (target, source, n, words) in singles.items():
+    for label, (target, source, n, words) in cuts.items():
         mention = f"; trigger words in its text: {', '.join(words)}" if words else "; no trigger word in its text"
         print(f"one file, {label}: the first {n} lines of {source}{mention}")
     print()
     width = 46
-    print(f"{'measurement (median of ' + str(args.repeat) + ')':<{width}} {'wall s':>8} {'cpu s':>8}   all walls")
+    print(f"{'measurement (median of ' + str(repeat) + ')':<{width}} {'wall s':>8} {'cpu s':>8}   all walls")
     print("-" * (width + 40))
-    rows = [cold, warm] + ([up] if peer else []) + list(singles_series.values())
+    rows = [cold, warm] + ([up] if up else []) + list(singles_series.values())
     for s in rows:
         walls = " ".join(f"{w:.2f}" for w in s.walls)
         print(f"{s.label:<{width}} {s.wall:8.2f} {s.cpu:8.2f}   {walls}")
     if warm.note:
         print(f"WARNING: {warm.note}")
     print()
-    if peer:
+    if up:
         for name, series, target in (("cold", cold, TARGET_COLD), ("warm", warm, TARGET_WARM)):
             ratio = up.wall / series.wall
             verdict = "met" if ratio >= target else "MISSED"
-            print(f"{name} vs tf_upgrade_v2: {ratio:6.1f}x faster (wall; target >= {target:g}x: {verdict}); "
-                  f"cpu {up.cpu / series.cpu:.1f}x")
+            print(f"[{corpus.name}] {name} vs tf_upgrade_v2: {ratio:6.1f}x faster (wall; target >= {target:g}x: "
+                  f"{verdict}); cpu {up.cpu / series.cpu:.1f}x")
     for series in singles_series.values():
         verdict = "met" if series.wall < TARGET_ONE_FILE else "MISSED"
         print(f"{series.label}: {series.wall:.3f} s (target < {TARGET_ONE_FILE} s: {verdict}; {series.note})")
-    print(f"\nthroughput: cold {lines / cold.wall:,.0f} lines/s"
-          + (f", tf_upgrade_v2 {lines / up.wall:,.0f} lines/s" if peer else ""))
-    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
-          f"(other work on the machine inflates every wall time)")
-    return 0
+    print(f"[{corpus.name}] throughput: cold {lines / cold.wall:,.0f} lines/s"
+          + (f", tf_upgrade_v2 {lines / up.wall:,.0f} lines/s" if up else ""))
 
 
 if __name__ == "__main__":

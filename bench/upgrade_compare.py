@@ -292,9 +292,10 @@ def main(argv=None) -> int:
 
 def corpus(work: Path, source: str) -> int:
     sys.path.insert(0, str(ROOT / "bench"))
-    from rewrite_speed import corpus_tree, python_files
+    from corpora import ESTIMATOR
+    from rewrite_speed import python_files
 
-    tree = corpus_tree()
+    tree = ESTIMATOR.tree()
     official_log = run_official(tree, work / "official")
     ours_log = run_tf2migrate(tree, work / "tf2migrate", source)
     same = changed_by_either = their_lines = same_lines = our_lines = 0

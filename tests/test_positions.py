@@ -1,5 +1,6 @@
-"""Calls are placed from Python's `ast` instead of LibCST's whole-module position pass; the two
-must agree on every call of real code (nested, chained, decorated, in f-strings, after non-ASCII)."""
+"""Calls and attributes are placed from Python's `ast` instead of LibCST's whole-module position pass;
+the two must agree on every call and attribute of real code (nested, chained, decorated, in f-strings,
+after non-ASCII, beside dotted imports)."""
 from __future__ import annotations
 
 import ast
@@ -28,10 +29,14 @@ chained = (tf.data.Dataset.range(8)
            .batch(4))
 '''
 
+# LibCST spells dotted import names with Attributes, `ast` with strings: they must not shift the numbering
+IMPORTS = ("import tensorflow.compat.v1 as tf\nfrom tensorflow.contrib import layers as contrib_layers\n"
+           "x = tf.layers.dense(a.b, 3)\nimport os.path\n@tf.function\ndef f(y: np.ndarray): return os.path.join(y.z)\n")
+
 # a form feed (some old files separate sections with one) is no line break to Python, but is to str.splitlines
 FORM_FEED = "import tensorflow as tf\n\x0c\nx = 1; y = f(g(2))\n\x0c# page two\nz = h(3)\n"
 
-SOURCES = [TRICKY, FORM_FEED] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "fixtures").glob("*/*.before.py"))[:12]]
+SOURCES = [TRICKY, IMPORTS, FORM_FEED] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "fixtures").glob("*/*.before.py"))[:12]]
 
 
 class _AllCalls(cst.CSTVisitor):
@@ -56,3 +61,44 @@ def test_ast_placement_matches_libcst(source):
         expected = truth[node]
         assert (place.line, place.col, place.end_line) == (
             expected.start.line, expected.start.column + 1, expected.end.line)
+
+
+class _AllAttributes(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.attributes = []
+
+    def visit_Import(self, node) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.attributes.append(node)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=range(len(SOURCES)))
+def test_ast_attribute_placement_matches_libcst(source):
+    module = cst.parse_module(source)
+    truth = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = Positions(module, ast.parse(source), source)
+    visitor = _AllAttributes()
+    module.visit(visitor)
+    if not visitor.attributes:
+        pytest.skip("no attribute outside imports in this source")
+    for node in reversed(visitor.attributes):
+        place = positions._attribute_from_ast(node)
+        assert place is not None
+        expected = truth[node]
+        assert (place.line, place.col, place.end_line) == (
+            expected.start.line, expected.start.column + 1, expected.end.line)
+
+
+def test_attribute_of_an_import_is_left_to_libcst():
+    source = "import tensorflow.compat.v1 as tf\nx = tf.layers\n"
+    module = cst.parse_module(source)
+    positions = Positions(module, ast.parse(source), source)
+    dotted_import = module.body[0].body[0].names[0].name
+    assert isinstance(dotted_import, cst.Attribute)
+    assert positions._attribute_from_ast(dotted_import) is None
+    assert positions.place(dotted_import).line == 1  # still placed, by PositionProvider

@@ -12,13 +12,16 @@ POSITIONAL_WHAT = "`softmax_cross_entropy_with_logits` with positional arguments
 POSITIONAL = ("positional arguments: TF 0.x read them as (logits, labels), TF 1.x refused them and TF2 reads them as "
               "(labels, logits), so the two tensors would be swapped; name them (`labels=`, `logits=`)")
 
+DIM = "TF2's `softmax_cross_entropy_with_logits` names TF1's `dim` argument `axis`"
+
 
 class SoftmaxLabels(Plugin):
     """TF1's `tf.nn.softmax_cross_entropy_with_logits` never back-propagated into `labels`; TF2's (TF1's
     `_v2`) does. Wrapping the labels in `tf.stop_gradient` keeps the TF1 gradients (it matters when labels
     are computed from trainable variables, as in distillation). The call is the same text in TF2 code, where
     the wrap would change its meaning, so it is made only where the call is known to be TF1; a call through
-    `tensorflow.compat.v1` still is TF1's function and needs nothing."""
+    `tensorflow.compat.v1` still is TF1's function and needs nothing. TF1's `dim=` becomes `axis=` (TF2's
+    function has no `dim`), which also proves the call is TF1's."""
 
     wake = "softmax_labels"
     claims = SOFTMAX
@@ -46,16 +49,26 @@ class SoftmaxLabels(Plugin):
             return updated
         if literal.startswith("tf.compat.v1."):
             return updated
-        labels = keyword(updated, "labels")
-        if labels is None or self._stopped(labels.value):
+        labels, dim = keyword(updated, "labels"), keyword(updated, "dim")
+        wrap = labels is not None and not self._stopped(labels.value)
+        if not wrap and dim is None:
             return updated
-        if not tf1_here(self.ctx, original, literal, "`softmax_cross_entropy_with_logits(labels=...)` (TF2's "
-                        "back-propagates into labels, TF1's did not)"):
+        # TF2's function takes `axis`, not TF1's `dim` (a TypeError): a `dim=` proves the call is TF1's
+        if dim is None and not tf1_here(self.ctx, original, literal, "`softmax_cross_entropy_with_logits(labels=...)` "
+                                        "(TF2's back-propagates into labels, TF1's did not)"):
             return updated
-        if not self.ctx.report(original, "TFM654"):
+        message = None if wrap else DIM
+        if not self.ctx.report(original, "TFM654", message):
             return updated
-        wrapped = cst.Call(func=self.ctx.emit.attribute("tf.stop_gradient"), args=[cst.Arg(labels.value)])
-        return updated.with_changes(args=[a.with_changes(value=wrapped) if a is labels else a for a in updated.args])
+        out = []
+        for arg in updated.args:
+            if arg is labels and wrap:
+                arg = arg.with_changes(value=cst.Call(func=self.ctx.emit.attribute("tf.stop_gradient"),
+                                                      args=[cst.Arg(labels.value)]))
+            elif arg is dim:
+                arg = arg.with_changes(keyword=cst.Name("axis"))
+            out.append(arg)
+        return updated.with_changes(args=out)
 
     def _positional(self, original: cst.Call, literal: str) -> None:
         """TF 0.x took `(logits, labels)` positionally, TF 1.x refused positional arguments, TF2 reads them as

@@ -213,8 +213,9 @@ class TablePlugin(Plugin):
                                     message.replace("{name}", source(func)), severity=severity)
         start = updated
         for action in actions:
-            if action.call is not None:
-                updated = self._edit(original, updated, action)
+            if action.call is not None:  # a rename of the same rule reports the whole fix
+                renamed = any(a.new is not None and a.rule is action.rule for a in actions)
+                updated = self._edit(original, updated, action, renamed)
                 if updated is None:
                     return start
         for action in actions:
@@ -229,7 +230,7 @@ class TablePlugin(Plugin):
                 return final
         return updated
 
-    def _edit(self, original, updated, action: Action):
+    def _edit(self, original, updated, action: Action, renamed: bool = False):
         """`updated` with this action's argument edits; None when an argument blocks them (reported)."""
         args, blocker = edit_args(original, updated, action.call, self.ctx.emit.alias)
         if blocker is not None:
@@ -237,7 +238,7 @@ class TablePlugin(Plugin):
             self.ctx.report(blocker.node, code, _blocked(blocker, code, action, self.ctx.infos), fixable=False)
             return None
         fixed = updated.with_changes(args=args)
-        if action.new is not None or fixed.deep_equals(updated):
+        if action.new is not None or renamed or fixed.deep_equals(updated):
             return fixed  # a rename reports the whole fix
         return fixed if self._report(original, action, source(original.func)) else updated
 

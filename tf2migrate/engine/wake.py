@@ -4,7 +4,8 @@ A word found in the text (`rules.wake_words.Triggers.scan`) is only a candidate.
 where it is used on an object or passed as a keyword (not on a module, not as a definition's name); a
 symbol word counts where the file's own imports make it a name the tables define, or any TF name for a
 code rule; a name the tables edit only for some arguments counts where a call passes them; a name TF2 also
-has counts only in TF1 code. The pre-pass asks whether there is any such place (`process.precheck`), the
+has counts only in code not known to be TF2 (in a file nobody can place, its call gets TFM650 or, passing a
+TF1-only keyword, the upgrade: rules/undecided_calls.py). The pre-pass asks whether there is any such place (`process.precheck`), the
 traversal where they are (`skip.py` steps over statements without one).
 """
 from __future__ import annotations
@@ -35,10 +36,16 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
     dimension in a file not known to be TF1: `ShapeValue.report_from_ast`)."""
     verdict = []
 
-    def tf1() -> bool:  # decided once, only when a name TF2 also has is met
+    def version():  # decided once, only when a name TF2 also has is met
         if not verdict:
-            verdict.append(decide(tree, imports, source).version is TFVersion.TF1)
+            verdict.append(decide(tree, imports, source).version)
         return verdict[0]
+
+    def tf1() -> bool:
+        return version() is TFVersion.TF1
+
+    def maybe_tf1() -> bool:  # not known to be TF2: a name TF2 also has is upgraded, or reported (TFM650)
+        return version() is not TFVersion.TF2
 
     if attrs:
         for node in nodes(tree, ast.Attribute, ast.keyword):
@@ -61,7 +68,7 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
             if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
                 for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
                     literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
-                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=tf1, code=code):
+                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=maybe_tf1, code=code):
                         yield node
                         break
             continue
@@ -71,12 +78,12 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
             if word in symbols:
                 spelled = ast_dotted(func)
                 literal, canonical = imports.resolve_dotted(spelled)
-                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=tf1):
+                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=maybe_tf1):
                     yield node
             continue
         word = node.attr if isinstance(node, ast.Attribute) else node.id
         if word in symbols:
             spelled = ast_dotted(node)
             literal, canonical = imports.resolve_dotted(spelled)
-            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=tf1, code=code):
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=maybe_tf1, code=code):
                 yield node

@@ -13,7 +13,7 @@ import libcst as cst
 
 from tf2migrate.engine.emit import source
 from tf2migrate.engine.imports import dotted
-from tf2migrate.rules import guards
+from tf2migrate.rules import guards, undecided_calls
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.call_edit import arg_value, edit_args
 from tf2migrate.rules.compat_modules import alias_sources, compat_v1_module, head
@@ -192,6 +192,7 @@ class TablePlugin(Plugin):
         actions, literal = self._symbol(func)
         if actions and self.ctx.resolve(func)[1] in self.claimed:
             return updated
+        actions = self._undecided(original, updated, func, literal, actions)
         method = False
         if not actions:
             self._module(func, inner)
@@ -229,6 +230,19 @@ class TablePlugin(Plugin):
                 self._report(original, action, source(func), source(new))
                 return final
         return updated
+
+    def _undecided(self, original, updated, func, literal, actions) -> tuple:
+        """In a file not known to be TF1 or TF2: a call proven TF1's by its keywords gets the TF1 upgrades too,
+        any other the TF1 upgrade would change gets TFM650 with both readings (undecided_calls.py)."""
+        tf1_only = undecided_calls.tf1_only_actions(self.ctx, self.tables, func, literal, self.claimed)
+        if not tf1_only:
+            return actions
+        if any(undecided_calls.proves_tf1(original, a) for a in tf1_only):
+            return tuple(actions) + tuple(a for a in tf1_only if a not in actions)
+        reading = undecided_calls.tf1_reading(self.ctx, original, updated, tf1_only)
+        if reading is not None:
+            undecided_calls.report_two_readings(self.ctx, original, reading)
+        return actions
 
     def _edit(self, original, updated, action: Action, renamed: bool = False):
         """`updated` with this action's argument edits; None when an argument blocks them (reported)."""

@@ -15,6 +15,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
 from tf2migrate.rules.estimator.notes import conversion_notes
+from tf2migrate.rules.estimator.spec import deletes
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
 
@@ -53,6 +54,9 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     elif model is not None:
         prog.blockers.extend(model.forward_blockers if shim_plan is None else [])
         prog.blockers.extend(model.blockers)
+    if (shim_plan or general_plan) and (gone := [s for s in model.node.body.body if deletes(s, "config")]):
+        prog.blockers.append(Unreadable(gone[0], "`del config` in a model_fn whose code is kept as written (TFM313, "
+                                        "TFM321): the Keras model has no config to delete; remove the line"))
     if not prog.blockers:
         prog.blockers.extend(result_reads.blockers(original, prog))  # `results["average_loss"]`: a KeyError
     if prog.blockers:

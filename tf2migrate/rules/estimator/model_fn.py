@@ -20,7 +20,7 @@ from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
 
-ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
+ALLOWED_PARAMS = {"features", "labels", "mode", "params", "config"}  # config: the RunConfig, when it is not read
 
 
 @dataclass
@@ -56,7 +56,12 @@ def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> IdiomaticPlan:
     plan = IdiomaticPlan(fn, chain.Chain())
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
             or set(params) - ALLOWED_PARAMS or "features" not in params:
-        plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params): convert by hand")
+        plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params, config): convert by "
+                   "hand")
+        return plan
+    if "config" in params and spec.reads_argument(fn, "config"):  # the builder has no RunConfig to pass
+        plan.block(fn.params, "model_fn reads its `config` argument (the RunConfig): Keras has no RunConfig to "
+                   "give the model; read what it needs from the program's own settings, then run tf2migrate again")
         return plan
     plan.uses_params = "params" in params
     body = list(fn.body.body)
@@ -114,7 +119,7 @@ class _Reader(SpecReader):
         small = stmt.body[0]
         if isinstance(small, cst.Return):
             return self.returned(small)
-        if isinstance(small, cst.Del) and isinstance(small.target, cst.Name) and small.target.value == "params":
+        if spec.deletes(stmt, "params") or spec.deletes(stmt, "config"):
             return None  # `del params  # unused`: the builder does not read them either
         if isinstance(small, cst.Assert) and spec.on_mode_only(small.test, self.ctx):
             self.plan.notes.append((small, "TFM301", "assert on the mode dropped: Keras has no modes"))

@@ -27,7 +27,7 @@ def render(orig, stmt, runs, render_one) -> list:
     body = []
     for old, new in zip(orig.body.body, stmt.body.body):
         body += _one(old, new, runs, render_one)
-    made = stmt.with_changes(body=stmt.body.with_changes(body=body))
+    made = stmt.with_changes(body=stmt.body.with_changes(body=body), **_header(orig, runs))
     orelse_old, orelse_new = getattr(orig, "orelse", None), getattr(stmt, "orelse", None)
     if orelse_old is None or orelse_new is None:
         return [made]
@@ -40,6 +40,26 @@ def render(orig, stmt, runs, render_one) -> list:
     for old, new in zip(orelse_old.body.body, orelse_new.body.body):
         body += _one(old, new, runs, render_one)
     return [made.with_changes(orelse=orelse_new.with_changes(body=orelse_new.body.with_changes(body=body)))]
+
+
+HEADERS = {cst.For: "iter", cst.While: "test", cst.If: "test", cst.With: "items"}
+
+
+def _header(orig, runs) -> dict:
+    """`for p in est.predict(...):`: a run in the block's own line, rewritten in place (one expression)."""
+    from tf2migrate.rules.estimator.assemble import ReplaceRuns
+
+    key = HEADERS[type(orig)]
+    value = getattr(orig, key)
+    finder = Uses(runs.prog, runs.ctx)
+    for node in value if isinstance(value, (list, tuple)) else [value]:
+        node.visit(finder)
+    if not finder.runs:
+        return {}
+    replacer = ReplaceRuns(prog_var=runs.prog.var, runs=runs, ctx=runs.ctx)
+    if isinstance(value, (list, tuple)):
+        return {key: [item.visit(replacer) for item in value]}
+    return {key: value.visit(replacer)}
 
 
 def _one(old, new, runs, render_one) -> list:

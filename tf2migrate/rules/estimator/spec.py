@@ -84,6 +84,19 @@ def is_cross_shard(call, ctx) -> bool:
                                                                         "tf.contrib.tpu.CrossShardOptimizer")
 
 
+def deletes(stmt, name: str) -> bool:
+    """`del name` (`del config  # unused`): no use of the argument."""
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Del) \
+        and isinstance(stmt.body[0].target, cst.Name) and stmt.body[0].target.value == name
+
+
+def reads_argument(fn: cst.FunctionDef, name: str) -> bool:
+    """Does the function read its argument `name` anywhere but in `del name`?"""
+    from tf2migrate.rules.estimator.render import names_in
+
+    return any(name in names_in(s) for s in fn.body.body if not deletes(s, name))
+
+
 def is_docstring(stmt) -> bool:
     return (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))

@@ -112,8 +112,10 @@ class _Reader(SpecReader):
             return None
         if cross_shard.switch(self, stmt):
             return None
-        if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
-            return self.statement(stmt.body.body[0], index)
+        if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)` [`else: ...`]
+            for block in [stmt.body] + ([stmt.orelse.body] if stmt.orelse is not None else []):
+                self.statement(block.body[0], index)
+            return None
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
         small = stmt.body[0]

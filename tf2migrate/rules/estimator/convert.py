@@ -37,8 +37,11 @@ def both_branches(sw, progs, ctx) -> tuple:
     """Both branches converted, then merged into one `if/else` (switch.py)."""
     first = progs[0]
     if len({(p.var, p.model_fn_alias or _model_fn_name(p)) for p in progs}) != 1:
-        first.blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of "
-                                         "different names or model_fns: convert by hand"))
+        canned = [_model_fn_name(p) is None and p.model is not None and p.model_fn_index is None for p in progs]
+        why = ("a canned or a custom Estimator chosen by this `if`: each becomes another Keras model builder, which "
+               "the conversion does not merge into one program; convert by hand" if any(canned) and not all(canned)
+               else "the branches of this `if` build Estimators of different names or model_fns: convert by hand")
+        first.blockers.append(Unreadable(sw.original.test, why))
         return NOTHING
     steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
     try:  # local or distributed: the local branch takes the default strategy, fed like the other one

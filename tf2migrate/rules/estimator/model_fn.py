@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import chain, cross_shard, forward, losses, regularization, spec
+from tf2migrate.rules.estimator import chain, cross_shard, forward, losses, metric_fn, regularization, spec
 from tf2migrate.rules.estimator.model_fn_spec import SpecReader
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.args import Unreadable
@@ -209,6 +209,9 @@ class _Reader(SpecReader):
             if isinstance(value.func, cst.Attribute) and (ctx.resolve(value.func)[1] or "").startswith("tf.metrics."):
                 self.env[name] = ("metric", value)
                 return
+        if metric_fn.is_pair(value, {**self.local_functions, **self.defs}):  # BERT: `eval_metrics = (metric_fn, [...])`
+            self.env[name] = ("eval_metrics", value)
+            return
         if isinstance(value, cst.Dict) and plan.loss is not None:
             self.env[name] = ("metrics", value)
             return

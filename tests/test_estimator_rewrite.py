@@ -236,11 +236,26 @@ main()
     assert rewrite_text(result.code, "main.py").code == result.code
 
 
+def test_estimator_in_an_if_block_of_main_is_converted_in_place():
+    source = HEAD + MODEL_FN + '''def main(train):
+    if train:
+        est = tf1.estimator.Estimator(model_fn=model_fn)
+        est.train(input_fn, steps=1)
+'''
+    result = rewrite_text(source, "main.py")
+    assert (13, "TFM301") in [(d.line, d.code) for d in result.diagnostics]
+    main = result.code[result.code.index("def main(train):"):]
+    assert main == "def main(train):\n    if train:\n        model = build_model()\n        model.fit(input_fn(), steps_per_epoch=1)\n"
+    assert rewrite_text(result.code, "main.py").code == result.code
+
+
 def test_estimator_in_a_nested_block_or_two_functions_is_reported_not_converted():
     nested = HEAD + MODEL_FN + '''def main(train):
     if train:
         est = tf1.estimator.Estimator(model_fn=model_fn)
         est.train(input_fn, steps=1)
+    else:
+        print("not trained")
 '''
     two = HEAD + MODEL_FN + '''def a():
     est = tf1.estimator.Estimator(model_fn=model_fn)

@@ -145,3 +145,21 @@ def test_a_helper_whose_model_fn_is_not_in_its_module_is_reported_not_a_crash(tm
     result = invoke("check", "--no-cache", str(pkg))
     assert "TFM999" not in result.output and "model.py:6:12: TFM302" in result.output, result.output
     assert result.exit_code == 1
+
+
+PACKAGE_CASES = sorted(p for p in (ROOT / "fixtures" / "estimator-package").glob("*.before")
+                       if p.with_name(p.name[: -len(".before")] + ".after").is_dir())
+
+
+@pytest.mark.parametrize("case", PACKAGE_CASES, ids=lambda p: p.name[: -len(".before")])
+def test_the_command_line_rewrites_a_package_case_as_the_library_does(case, tmp_path):
+    """The runner's pre-pass sends every module of the package to the converter: a task.py that trains a
+    neighbour's helper (`model.get_estimator(...)`) names no TF word, and left alone it stayed TF1 while its
+    helper's module converted (predict_dict: a program that could not run)."""
+    shutil.copytree(case, tmp_path / "pkg")
+    result = invoke("rewrite", "--no-cache", str(tmp_path / "pkg"))
+    after = case.with_name(case.name[: -len(".before")] + ".after")
+    for path in sorted((tmp_path / "pkg").rglob("*.py")):
+        rel = path.relative_to(tmp_path / "pkg")
+        want = after / rel if (after / rel).exists() else case / rel
+        assert path.read_text(encoding="utf-8") == want.read_text(encoding="utf-8"), (rel, result.output)

@@ -127,7 +127,11 @@ def elsewhere(module, ctx) -> Optional[Program]:
         return None
     prog = Program(-1, "", found[0], {})
     why = ("Estimator built in a nested block, an expression or several functions: the conversion handles a "
-           "program at the top level of a module or directly in one function's body; move it there or convert by hand")
+           "program at the top level of a module or directly in the body of one function, `if` without `else` or "
+           "`with` (or of an `if`/`with` in that function); move it there or convert by hand")
+    from tf2migrate.rules.estimator.switch import chained
+
     helpers = builders.helper_returns(module, lambda value: is_estimator(value, ctx))
+    helpers.update(chained(module, lambda value: is_estimator(value, ctx)))
     prog.blockers = [Unreadable(call, helpers.get(id(call), why)) for call in found]
     return prog

@@ -47,6 +47,9 @@ class Chain:
         if not isinstance(loss_output, cst.Name):
             raise Unreadable(loss_output, "the loss is computed on an expression: assign the logits to a name first")
         names = [s.name for s in self.layers]
+        if loss_output.value == self.alias and names:  # `predictions = output`: the last layer's output renamed
+            self.output = loss_output.value
+            return
         if loss_output.value not in names:
             raise Unreadable(loss_output, f"the loss uses `{loss_output.value}`, not the output of the layers")
         cut = names.index(loss_output.value)

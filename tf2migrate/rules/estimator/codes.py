@@ -117,7 +117,10 @@ INFOS = (
           "functions get the params TPUEstimator gave them: the user's, batch_size (the global train batch, "
           "eval_batch_size for evaluation) and use_tpu. CrossShardOptimizer is dropped: Keras sums the replicas' "
           "gradients. eval_metrics=(metric_fn, tensors) becomes compile metrics like eval_metric_ops; host_call "
-          "and scaffold_fn are reported, not converted."),
+          "and scaffold_fn are reported, not converted. As Google's templates write it: a `tpu_config = "
+          "TPUConfig(...)` name is read as the call, `export_to_tpu` is dropped (the model is saved once, for CPU "
+          "serving), and `if params[\"use_tpu\"]: return TPUEstimatorSpec(...) else: return EstimatorSpec(...)` "
+          "describes one model."),
     _info("TFM319", "loss-penalty", "loss + wd * tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()]) "
           "-> model.add_loss(lambda: ... model.trainable_variables)",
           "weight decay added to the loss became a model loss over the model's variables",

@@ -15,6 +15,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
 from tf2migrate.rules.estimator.notes import conversion_notes
+from tf2migrate.rules.estimator.spec import deletes
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
 
@@ -40,11 +41,13 @@ class Conversion:
         self.runs = self.runs or runs.Runs(self.writer)
 
 
-def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False) -> Optional[Conversion]:
+def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False, params_name=None) \
+        -> Optional[Conversion]:
     """The plan, or None when the program does not convert (its blockers are then in `prog.blockers`).
 
     `steps_param`: build_model takes steps_per_execution (the other branch of a TPU switch has it);
-    `default_strategy`: this is the local branch of an if/else whose other branch distributes (switch_convert.py)."""
+    `default_strategy`: this is the local branch of an if/else whose other branch distributes (switch_convert.py);
+    `params_name`: the name the other branch's plain Estimator gives its params (a TPU branch's take it too)."""
     model = prog.model
     shim_plan = shim.plan(model, ctx) if model is not None and model.forward_blockers else None
     general_plan = _general(prog, model, ctx) if shim_plan is None else None
@@ -53,6 +56,9 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     elif model is not None:
         prog.blockers.extend(model.forward_blockers if shim_plan is None else [])
         prog.blockers.extend(model.blockers)
+    if (shim_plan or general_plan) and (gone := [s for s in model.node.body.body if deletes(s, "config")]):
+        prog.blockers.append(Unreadable(gone[0], "`del config` in a model_fn whose code is kept as written (TFM313, "
+                                        "TFM321): the Keras model has no config to delete; remove the line"))
     if not prog.blockers:
         prog.blockers.extend(result_reads.blockers(original, prog))  # `results["average_loss"]`: a KeyError
     if prog.blockers:
@@ -64,6 +70,8 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
         if key in NO_KERAS_EQUIVALENT:
             raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
     w = _writer(prog, ctx, original, updated, kind, steps_param, default_strategy)
+    if params_name is not None and prog.tpu is not None:
+        w.params_var = params_name  # `params = dict(params, batch_size=..., use_tpu=...)` in the TPU branch
     w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan or general_plan, model, ctx,
                                          w.steps_per_execution)
     notes = list(model.notes if model is not None else ()) + conversion_notes(prog, ctx, kind, part, shim_plan)
@@ -124,6 +132,7 @@ def _more_blockers(prog, ctx, original) -> None:
     from tf2migrate.rules.estimator import program_render
 
     r = runs.Runs(emit.Writer(prog, ctx, original, StrategyKind.NONE))
+    r.w.params_var = "params"  # only read here: an input function that takes params must not crash the report
     for i in prog.runs:
         try:
             program_render.run_statements(original.body[i], original.body[i], r, r.w, ctx)

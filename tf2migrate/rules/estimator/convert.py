@@ -7,6 +7,8 @@ something blocks: the blockers are then in the programs' `blockers`.
 """
 from __future__ import annotations
 
+import libcst as cst
+
 from tf2migrate.rules.estimator import conversion, other_module, program_render, splice, strategy
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
@@ -14,9 +16,9 @@ from tf2migrate.rules.estimator.plans import StrategyKind
 NOTHING = (None, [], {}, [])
 
 
-def one(prog, ctx, original, updated, steps_param=False, default_strategy=False) -> tuple:
+def one(prog, ctx, original, updated, steps_param=False, default_strategy=False, params_name=None) -> tuple:
     try:
-        conv = conversion.plan(prog, ctx, original, updated, steps_param, default_strategy)
+        conv = conversion.plan(prog, ctx, original, updated, steps_param, default_strategy, params_name)
         if conv is None:
             return NOTHING
         rendered = program_render.render_body(conv, original, updated)
@@ -35,8 +37,11 @@ def both_branches(sw, progs, ctx) -> tuple:
     """Both branches converted, then merged into one `if/else` (switch.py)."""
     first = progs[0]
     if len({(p.var, p.model_fn_alias or _model_fn_name(p)) for p in progs}) != 1:
-        first.blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of "
-                                         "different names or model_fns: convert by hand"))
+        canned = [_model_fn_name(p) is None and p.model is not None and p.model_fn_index is None for p in progs]
+        why = ("a canned or a custom Estimator chosen by this `if`: each becomes another Keras model builder, which "
+               "the conversion does not merge into one program; convert by hand" if any(canned) and not all(canned)
+               else "the branches of this `if` build Estimators of different names or model_fns: convert by hand")
+        first.blockers.append(Unreadable(sw.original.test, why))
         return NOTHING
     steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
     try:  # local or distributed: the local branch takes the default strategy, fed like the other one
@@ -49,7 +54,10 @@ def both_branches(sw, progs, ctx) -> tuple:
     default = [shared if k is StrategyKind.NONE and any(fed) else False for k in kinds]
     for p, view in zip(progs, sw.views):  # `strategy = ...` in the branch: converted where it stands
         p.strategy_in_place = p.strategy_index is not None and sw.index <= p.strategy_index < sw.index + view[2]
-    results = [one(p, ctx, *view[:2], steps_param, d) for p, view, d in zip(progs, sw.views, default)]
+    # `params = vars(args)` given to the plain Estimator: the TPU branch's params (with batch_size) take that name
+    own = {p.bound["params"].value for p in progs if p.tpu is None and isinstance(p.bound.get("params"), cst.Name)}
+    named = next(iter(own)) if len(own) == 1 and any(p.tpu is not None for p in progs) else None
+    results = [one(p, ctx, *view[:2], steps_param, d, named) for p, view, d in zip(progs, sw.views, default)]
     if any(body is None for body, _, _, _ in results) or any(p.blockers for p in progs):
         return NOTHING
     try:

@@ -25,13 +25,19 @@ def read(reader, name, call) -> None:
 
 def switch(reader, stmt) -> bool:
     """`if FLAGS.use_tpu: optimizer = CrossShardOptimizer(optimizer)`: the wrap goes, and so does its switch."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None or len(stmt.body.body) != 1:
+    wrap = switched(stmt, reader.ctx)
+    if wrap is None:
         return False
+    read(reader, *wrap)
+    return True
+
+
+def switched(stmt, ctx):
+    """(name, call) of `if <test>: name = CrossShardOptimizer(...)` alone in an `if` without else, else None."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None or len(stmt.body.body) != 1:
+        return None
     inner = stmt.body.body[0]
     if not (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1):
-        return False
+        return None
     name, value = assignment(inner)
-    if name is None or not spec.is_cross_shard(value, reader.ctx):
-        return False
-    read(reader, name, value)
-    return True
+    return (name, value) if name is not None and spec.is_cross_shard(value, ctx) else None

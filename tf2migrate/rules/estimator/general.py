@@ -86,7 +86,7 @@ def plan(model, ctx) -> GeneralPlan:
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
     result.uses_params = any(p.name.value == "params" for p in fn.params.params)
     evaluate, spec_e = runs["EVAL"]
-    if spec_e.get("loss") is not None:
+    if spec_e.get("loss") is not None and not _none_in(spec_e["loss"], evaluate):
         seen = {id(s) for s in evaluate}
         for stmt in forward:
             if id(stmt) not in seen:
@@ -121,6 +121,15 @@ def plan(model, ctx) -> GeneralPlan:
     base = fn.name.value
     result.name = ("_" if base.startswith("_") else "") + "".join(p.capitalize() for p in base.split("_") if p) + "Model"
     return result
+
+
+def _none_in(expr, stmts) -> bool:
+    """`loss = None` is the last value the mode gives the spec's name (a TRAIN-only loss): the model_fn has no
+    loss in that mode (TF1 could not evaluate it either), so the step is not written."""
+    from tf2migrate.rules.estimator.uses import assignment
+
+    values = [value for name, value in map(assignment, stmts) if isinstance(expr, cst.Name) and name == expr.value]
+    return bool(values) and isinstance(values[-1], cst.Name) and values[-1].value == "None"
 
 
 def _metrics(ops, env, ctx) -> list:

@@ -13,6 +13,12 @@ from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.spec import is_docstring
 
 
+def is_pair(value, functions: dict) -> bool:
+    """`(metric_fn, tensors)`: a 2-tuple whose first element names a function the model_fn can see."""
+    return isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(value.elements[0].value, cst.Name) \
+        and isinstance(functions.get(value.elements[0].value.value), cst.FunctionDef)
+
+
 def read(reader, value, defs: dict) -> None:
     """Read `(metric_fn, tensors)` into the reader's plan; raises Unreadable."""
     if not (isinstance(value, cst.Tuple) and len(value.elements) == 2 and isinstance(value.elements[0].value, cst.Name)):

@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import chain, cross_shard, forward, losses, regularization, spec
+from tf2migrate.rules.estimator import chain, cross_shard, forward, losses, metric_fn, regularization, spec
 from tf2migrate.rules.estimator.model_fn_spec import SpecReader
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.args import Unreadable
@@ -20,7 +20,7 @@ from tf2migrate.rules.estimator.losses import read_loss
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP, read_schedule
 
-ALLOWED_PARAMS = {"features", "labels", "mode", "params"}
+ALLOWED_PARAMS = {"features", "labels", "mode", "params", "config"}  # config: the RunConfig, when it is not read
 
 
 @dataclass
@@ -56,7 +56,12 @@ def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> IdiomaticPlan:
     plan = IdiomaticPlan(fn, chain.Chain())
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
             or set(params) - ALLOWED_PARAMS or "features" not in params:
-        plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params): convert by hand")
+        plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params, config): convert by "
+                   "hand")
+        return plan
+    if "config" in params and spec.reads_argument(fn, "config"):  # the builder has no RunConfig to pass
+        plan.block(fn.params, "model_fn reads its `config` argument (the RunConfig): Keras has no RunConfig to "
+                   "give the model; read what it needs from the program's own settings, then run tf2migrate again")
         return plan
     plan.uses_params = "params" in params
     body = list(fn.body.body)
@@ -107,14 +112,16 @@ class _Reader(SpecReader):
             return None
         if cross_shard.switch(self, stmt):
             return None
-        if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`
-            return self.statement(stmt.body.body[0], index)
+        if spec.tpu_return(stmt, self.ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)` [`else: ...`]
+            for block in [stmt.body] + ([stmt.orelse.body] if stmt.orelse is not None else []):
+                self.statement(block.body[0], index)
+            return None
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
             raise Unreadable(stmt, "statement not understood in model_fn: convert the Estimator by hand")
         small = stmt.body[0]
         if isinstance(small, cst.Return):
             return self.returned(small)
-        if isinstance(small, cst.Del) and isinstance(small.target, cst.Name) and small.target.value == "params":
+        if spec.deletes(stmt, "params") or spec.deletes(stmt, "config"):
             return None  # `del params  # unused`: the builder does not read them either
         if isinstance(small, cst.Assert) and spec.on_mode_only(small.test, self.ctx):
             self.plan.notes.append((small, "TFM301", "assert on the mode dropped: Keras has no modes"))
@@ -202,6 +209,9 @@ class _Reader(SpecReader):
             if isinstance(value.func, cst.Attribute) and (ctx.resolve(value.func)[1] or "").startswith("tf.metrics."):
                 self.env[name] = ("metric", value)
                 return
+        if metric_fn.is_pair(value, {**self.local_functions, **self.defs}):  # BERT: `eval_metrics = (metric_fn, [...])`
+            self.env[name] = ("eval_metrics", value)
+            return
         if isinstance(value, cst.Dict) and plan.loss is not None:
             self.env[name] = ("metrics", value)
             return

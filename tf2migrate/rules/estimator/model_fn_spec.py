@@ -67,7 +67,10 @@ class SpecReader:
         if "training_hooks" in returned:  # read with the runs, where they become callbacks of `fit`
             self.plan.training_hooks = returned["training_hooks"]
         if "eval_metrics" in returned:
-            metric_fn.read(self, returned.pop("eval_metrics"), self.defs)
+            pair = returned.pop("eval_metrics")
+            if isinstance(pair, cst.Name) and self.env.get(pair.value, ("",))[0] == "eval_metrics":
+                pair = self.env[pair.value][1]  # `eval_metrics = (metric_fn, [...])` above the return
+            metric_fn.read(self, pair, self.defs)
         for key in spec.TPU_ONLY:
             if key in returned:
                 raise Unreadable(returned[key], f"TPUEstimatorSpec({key}=...): {spec.TPU_ONLY[key]}")

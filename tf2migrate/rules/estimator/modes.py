@@ -12,7 +12,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import spec
+from tf2migrate.engine.emit import source
+from tf2migrate.rules.estimator import cross_shard, spec
 from tf2migrate.rules.estimator.args import Unreadable
 
 MODES = ("TRAIN", "EVAL", "PREDICT")
@@ -81,6 +82,14 @@ def specialize(body, mode: str, ctx):
                 if returned is not None:
                     return out, returned
                 continue
+        if "use_tpu" in source(stmt.test if isinstance(stmt, cst.If) else cst.Name("_")) \
+                and cross_shard.switched(stmt, ctx) is not None:
+            continue  # `if params["use_tpu"]: optimizer = CrossShardOptimizer(optimizer)`: never on a plain Estimator
+        if spec.tpu_return(stmt, ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`: a plain Estimator
+            if stmt.orelse is None:     # runs the plain EstimatorSpec that follows (or is the `else:`)
+                continue
+            inner, returned = specialize(_orelse(stmt.orelse), mode, ctx)
+            return out + inner, returned
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
         if isinstance(small, cst.Return):
             returned = spec.estimator_spec(small.value, ctx)

@@ -37,6 +37,8 @@ class EstimatorToKeras(Plugin):
             flat = scope.flatten(original, updated, analyze.builds_estimator(original, ctx))
             view = (flat.original, flat.updated) if flat else view
             prog = analyze.find(view[0], ctx)
+            if prog is not None:
+                prog.blockers.extend(flat.header_uses(prog, ctx))
         if prog is None:
             sw = switch.find(*view, analyze.builds_estimator(original, ctx))
         elif switch.find_strategy(*view, prog) is not None:  # the strategy is chosen by an if/else

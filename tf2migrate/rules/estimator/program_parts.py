@@ -71,6 +71,7 @@ def read(module, prog, ctx) -> None:
         try:
             if callee(prog.config_node, ctx) in tpu.RUN_CONFIGS:
                 bound = bind(prog.config_node, tpu.RUN_CONFIG_PARAMS + CONFIG_PARAMS, "RunConfig")
+                bound = tpu.named_tpu_config(module, bound, prog, ctx)  # `tpu_config=tpu_config`, assigned above
                 prog.config, tpu_config = tpu.split_config(bound, ctx)
             else:
                 prog.config = bind(prog.config_node, CONFIG_PARAMS, "RunConfig")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import assemble, general_render, other_module, render, shim, strategy, templates
-from tf2migrate.rules.estimator import numpy_input, tpu, uses
+from tf2migrate.rules.estimator import numpy_input, run_blocks, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
 
@@ -134,5 +134,9 @@ def run_statements(orig, stmt, r, w, ctx) -> list:
         *prelude, last = r.method(value)
         assigned = last.with_changes(body=[cst.Assign([cst.AssignTarget(cst.Name(target))], last.body[0].value)])
         return assemble.with_lines([*prelude, assigned], stmt)
+    if run_blocks.is_block(orig):  # a loop of runs (train N steps, evaluate, repeat): kept, each run rendered
+        made = run_blocks.render(orig, stmt, r, lambda old, new: run_statements(old, new, r, w, ctx))
+        if made is not None:
+            return made
     replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=ctx)
     return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]

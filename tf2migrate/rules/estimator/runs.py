@@ -21,11 +21,14 @@ from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name
 
 
 def takes_params(fn) -> bool:
-    """An input function whose one required parameter is `params`."""
+    """An input function whose one required parameter is `params`, or whose `params={}` has a default (the
+    Estimator passes its params to an input function with a parameter of that name all the same)."""
     if not isinstance(fn, cst.FunctionDef):
         return False
     required = [p.name.value for p in fn.params.params if p.default is None]
-    return required == ["params"] and not fn.params.kwonly_params and fn.params.star_kwarg is None
+    named = [p.name.value for p in fn.params.params]
+    return (required == ["params"] or not required and "params" in named) and not fn.params.kwonly_params \
+        and fn.params.star_kwarg is None
 
 
 def params_taken(module, prog) -> bool:

@@ -68,12 +68,16 @@ def estimator_spec(expr, ctx) -> Optional[dict]:
 
 
 def tpu_return(stmt, ctx) -> bool:
-    """`if params["use_tpu"]: return TPUEstimatorSpec(...)` (the plain EstimatorSpec follows): both describe
-    the same model, Keras needs one; the switch itself becomes the strategy's."""
-    if not (isinstance(stmt, cst.If) and stmt.orelse is None and len(stmt.body.body) == 1
+    """`if params["use_tpu"]: return TPUEstimatorSpec(...)` (the plain EstimatorSpec follows, or is its `else:`):
+    both describe the same model, Keras needs one; the switch itself becomes the strategy's."""
+    if not (isinstance(stmt, cst.If) and (stmt.orelse is None or isinstance(stmt.orelse, cst.Else))
             and "use_tpu" in source(stmt.test)):
         return False
-    inner = stmt.body.body[0]
+    blocks = [stmt.body] + ([stmt.orelse.body] if stmt.orelse is not None else [])
+    return all(len(block.body) == 1 and _returns_spec(block.body[0], ctx) for block in blocks)
+
+
+def _returns_spec(inner, ctx) -> bool:
     return (isinstance(inner, cst.SimpleStatementLine) and len(inner.body) == 1
             and isinstance(inner.body[0], cst.Return) and estimator_spec(inner.body[0].value, ctx) is not None)
 
@@ -82,6 +86,19 @@ def is_cross_shard(call, ctx) -> bool:
     """`tf1.tpu.CrossShardOptimizer(opt)`: Keras under TPUStrategy sums the replicas' gradients itself."""
     return isinstance(call, cst.Call) and ctx.resolve(call.func)[1] in ("tf.tpu.CrossShardOptimizer",
                                                                         "tf.contrib.tpu.CrossShardOptimizer")
+
+
+def deletes(stmt, name: str) -> bool:
+    """`del name` (`del config  # unused`): no use of the argument."""
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Del) \
+        and isinstance(stmt.body[0].target, cst.Name) and stmt.body[0].target.value == name
+
+
+def reads_argument(fn: cst.FunctionDef, name: str) -> bool:
+    """Does the function read its argument `name` anywhere but in `del name`?"""
+    from tf2migrate.rules.estimator.render import names_in
+
+    return any(name in names_in(s) for s in fn.body.body if not deletes(s, name))
 
 
 def is_docstring(stmt) -> bool:

@@ -17,7 +17,7 @@ def splice(updated: cst.Module, rendered: list) -> tuple:
     for i, (stmt, new) in enumerate(zip(updated.body, rendered)):
         marks[i] = len(body)
         if new is None:
-            carried = carried if carried is not None else stmt.leading_lines
+            carried = stmt.leading_lines if carried is None else _merged(carried, stmt.leading_lines)
             continue
         if carried is not None and new:
             new = [new[0].with_changes(leading_lines=_merged(carried, new[0].leading_lines)), *new[1:]]
@@ -30,7 +30,7 @@ def splice(updated: cst.Module, rendered: list) -> tuple:
 def _merged(carried, own) -> list:
     """The comments of the statements that went, then the statement's own lines; without comments, the wider
     of the two gaps (a removed statement's blank line stays, and so do the two blank lines before a `def`)."""
-    if any(line.comment is not None for line in carried):
+    if any(line.comment is not None for line in [*carried, *own]):
         return [*carried, *own]
     return list(carried) if len(carried) > len(own) else list(own)
 

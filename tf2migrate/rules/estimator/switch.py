@@ -79,3 +79,30 @@ def _find(original, updated, is_estimator, name=None) -> Optional[Switch]:
 
 def _code(statements: list) -> str:
     return cst.Module(body=statements).code
+
+
+def chained(module: cst.Module, is_estimator) -> dict:
+    """id(Estimator call) -> message, for `est = X(...)` statements in the branches of an `if/elif` chain (canned or
+    custom chosen on a flag, kubeflow's mnist): only an if/else of two branches converts (`find`)."""
+    out = {}
+
+    class _Chains(cst.CSTVisitor):
+        def visit_If(self, node):
+            if not isinstance(node.orelse, cst.If):
+                return True
+            branches, at = [], node
+            while isinstance(at, cst.If):
+                branches.append(at.body)
+                at = at.orelse
+            branches += [at.body] if isinstance(at, cst.Else) else []
+            calls = [value for block in branches for stmt in block.body for _, value in [assignment(stmt)]
+                     if is_estimator(value)]
+            why = (f"an Estimator chosen in an if/elif chain of {len(branches)} branches: the conversion converts an "
+                   "if/else of two branches that each build the same-named Estimator from the same model_fn (or both "
+                   "a canned one of the same class); write the choice so, or convert by hand")
+            out.update((id(call), why) for call in calls)
+            return False
+
+    module.visit(_Chains())
+    return out
+

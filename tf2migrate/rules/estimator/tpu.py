@@ -36,7 +36,8 @@ DROPPED = {"num_shards": "TPUStrategy trains on every core of the TPU the resolv
            "per_host_input_for_training": "Keras distributes the input of each host itself",
            "eval_on_tpu": "Keras evaluates under the same strategy it trains with",
            "evaluation_master": "Keras evaluates on the TPU it trains on",
-           "predict_batch_size": "model.predict batches as the prediction input does"}
+           "predict_batch_size": "model.predict batches as the prediction input does",
+           "export_to_tpu": "the model is saved once, for serving on CPU (model.export / model.save)"}
 
 
 @dataclass
@@ -74,8 +75,26 @@ def split_config(bound: dict, ctx) -> tuple:
     return rest, tpu
 
 
+def named_tpu_config(module, bound: dict, prog, ctx) -> dict:
+    """`tpu_config = TPUConfig(...)` just above `RunConfig(tpu_config=tpu_config)` (Google's TPU templates): read as
+    the call, and the assignment goes with the RunConfig when nothing else reads the name."""
+    from tf2migrate.rules.estimator.render import references
+    from tf2migrate.rules.estimator.uses import assignment
+
+    name = bound.get("tpu_config")
+    if not isinstance(name, cst.Name):
+        return bound
+    found = [(i, value) for i, stmt in enumerate(module.body) for target, value in [assignment(stmt)]
+             if target == name.value]
+    if len(found) != 1 or not (isinstance(found[0][1], cst.Call) and ctx.resolve(found[0][1].func)[1] in TPU_CONFIGS) \
+            or references(module, name.value, plain=True) != 2:
+        return bound
+    prog.removed.add(found[0][0])
+    return {**bound, "tpu_config": found[0][1]}
+
+
 def plan(bound: dict, tpu_config: dict) -> TPUPlan:
-    for key in ("batch_axis", "embedding_config_spec", "export_to_tpu", "export_to_cpu",
+    for key in ("batch_axis", "embedding_config_spec", "export_to_cpu",
                 "export_saved_model_api_version", "warm_start_from"):
         if key in bound:
             raise Unreadable(bound[key], f"TPUEstimator({key}=...): convert by hand")

@@ -98,6 +98,62 @@ class _ReturnDataset(cst.CSTTransformer):
         self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
         return updated.with_changes(value=dataset)
 
+    def leave_FunctionDef(self, original, updated):
+        """`it = dataset.make_one_shot_iterator(); x, y = it.get_next(); return x, y` -> `return dataset`: the
+        same input function, spelled in three statements (tensorflow/models' blog_custom_estimators.py)."""
+        body = list(updated.body.body)
+        if len(body) < 3:
+            return updated
+        made, unpacked, returned = body[-3:]
+        iterator, dataset = _one_assignment(made)
+        names, next_of = _one_assignment(unpacked)
+        if not (isinstance(iterator, cst.Name) and dataset is not None and next_of is not None):
+            return updated
+        dataset = self._iterated(dataset)
+        if dataset is None or not (isinstance(next_of, cst.Call) and not next_of.args
+                                   and isinstance(next_of.func, cst.Attribute) and next_of.func.attr.value == "get_next"
+                                   and next_of.func.value.deep_equals(iterator)):
+            return updated
+        value = returned.body[0].value if isinstance(returned, cst.SimpleStatementLine) and len(returned.body) == 1 \
+            and isinstance(returned.body[0], cst.Return) else None
+        if value is None or not _same_names(names, value):
+            return updated
+        first = original.body.body[-3]  # a node of the tree this visit was given, which findings can place
+        place = next(self.places, first) if self.places is not None else first
+        self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
+        new = cst.SimpleStatementLine([cst.Return(dataset)], leading_lines=made.leading_lines)
+        return updated.with_changes(body=updated.body.with_changes(body=body[:-3] + [new]))
+
+    def _iterated(self, call):
+        """The dataset of `dataset.make_one_shot_iterator()` / `make_one_shot_iterator(dataset)`, else None."""
+        if not isinstance(call, cst.Call):
+            return None
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "make_one_shot_iterator" and not call.args:
+            return call.func.value
+        if self.ctx.resolve(call.func)[1] in _ITERATOR_FUNCTIONS and len(call.args) == 1:
+            return call.args[0].value
+        return None
+
+
+def _one_assignment(stmt) -> tuple:
+    """(target, value) of `target = value` alone on its line, else (None, None)."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
+            and len(stmt.body[0].targets) == 1:
+        return stmt.body[0].targets[0].target, stmt.body[0].value
+    return None, None
+
+
+def _same_names(target, value) -> bool:
+    """`x, y` unpacked and `x, y` returned (or one name both times), in the same order."""
+    if isinstance(target, cst.Name):
+        return isinstance(value, cst.Name) and value.value == target.value
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Tuple)):
+        return False
+    left = [e.value for e in target.elements]
+    right = [e.value for e in value.elements]
+    return len(left) == len(right) and all(isinstance(a, cst.Name) and isinstance(b, cst.Name) and a.value == b.value
+                                           for a, b in zip(left, right))
+
 
 def unused_columns(stmt, prog, w, module) -> bool:
     """Under keras3 the model reads Keras Inputs: the feature-column list goes when nothing else uses it."""

@@ -24,10 +24,14 @@ SAME_NAMES = frozenset(
     ).split()
 )
 TF1_ONLY_KEYWORDS = frozenset({"keep_dims", "dimension", "reduction_indices", "axis_name", "dim"})
+# under a prefix above, but TF1's alone: `tf.compat.v1.data.make_one_shot_iterator` must keep its compat spelling
+NOT_SAME = frozenset("tf.data." + n for n in (
+    "make_one_shot_iterator make_initializable_iterator get_output_classes get_output_shapes get_output_types "
+    "Iterator").split())
 
 
 def same_in_tf2(canonical: str) -> bool:
-    return canonical in SAME_NAMES or canonical.startswith(SAME_PREFIXES)
+    return canonical not in NOT_SAME and (canonical in SAME_NAMES or canonical.startswith(SAME_PREFIXES))
 
 
 class _Respell(cst.CSTTransformer):

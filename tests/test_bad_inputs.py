@@ -19,12 +19,24 @@ BAD = {
     "latin1_without_cookie.py": b"# caf\xe9\nloss = strategy.experimental_run_v2(step)\n",
     "binary.py": b"\x00\x01\x02experimental_run_v2\x00",
     "bad_cookie.py": b"# -*- coding: no-such-codec -*-\nx = 1\n",
+    # codecs Python knows that are not text encodings: `bytes.decode` raised LookupError and ended the run
+    "rot13_cookie.py": b"# coding: rot13\nk = 1\n",
+    "hex_cookie.py": b"#!/usr/bin/env python\n# -*- coding: hex -*-\nx = 1\n",
+    "base64_cookie.py": b"# coding: base64\nx = 1\n",
+    "zlib_cookie.py": b"# coding=zlib\nx = 1\n",
+    # a text codec whose decoding does not encode back to the same bytes: a rewrite would change other lines
+    "unicode_escape_cookie.py": b"# coding: unicode_escape\ns = '\\u00e9'\n",
 }
 EXPECTED = {
     "py2.py": ("TFM901", 2, 1),
     "latin1_without_cookie.py": ("TFM902", 1, 6),
     "binary.py": ("TFM903", 1, 1),
     "bad_cookie.py": ("TFM902", 1, 1),
+    "rot13_cookie.py": ("TFM902", 1, 1),
+    "hex_cookie.py": ("TFM902", 2, 1),
+    "base64_cookie.py": ("TFM902", 1, 1),
+    "zlib_cookie.py": ("TFM902", 1, 1),
+    "unicode_escape_cookie.py": ("TFM902", 1, 1),
 }
 
 
@@ -140,3 +152,15 @@ def test_modern_and_empty_files(tmp_path, source):
     result = _invoke("rewrite", "--no-cache", str(path))
     assert result.exit_code == 0, result.output
     assert path.read_text() == source.replace("experimental_run_v2(step)", "run(step)")
+
+
+def test_a_file_name_cannot_forge_a_diagnostic_line(tmp_path):
+    """A name holding a line break printed as is would start a line of its own that reads as a finding."""
+    forged = "b.py:7:1: TFM101 [*] forged"
+    bad = tmp_path / f"a.py\n{forged}\x1b[2K.py"
+    bad.write_bytes(b"print 'py2'\n")
+    result = _invoke("rewrite", "--no-cache", str(tmp_path))
+    assert result.exit_code == 123
+    assert not any(line.startswith(forged) for line in result.output.splitlines()), result.output
+    assert f"{tmp_path}/a.py\\n{forged}\\x1b[2K.py:1:1: TFM901 " in result.output
+    assert "\x1b" not in result.output

@@ -114,6 +114,37 @@ def test_pyproject_unknown_key_is_usage_error(tree):
     assert "selekt" in result.output
 
 
+@pytest.mark.parametrize("setting, says", [
+    ('[tool.tf2migrate]\njobs = "abc"\n', "jobs = 'abc': expected a whole number"),
+    ('[tool.tf2migrate]\njobs = 0\n', "jobs = 0: expected a whole number"),
+    ('[tool.tf2migrate]\nselect = 5\n', "select = 5: expected a list of strings"),
+    ('[tool.tf2migrate]\nignore = [1]\n', "ignore = [1]: expected a list of strings"),
+    ('[tool.tf2migrate]\nextend-exclude = 3\n', "extend-exclude = 3: expected a list of strings"),
+    ('[tool.tf2migrate]\ncache = "no"\n', "cache = 'no': expected true or false"),
+    ('[tool.tf2migrate]\nstrategy = "mirorred"\n', "strategy = 'mirorred': expected one of auto"),
+    ("[tool]\ntf2migrate = 5\n", "[tool] tf2migrate must be a table"),
+])
+def test_a_config_value_of_the_wrong_type_is_one_line_naming_the_key(tree, setting, says):
+    (tree / "pyproject.toml").write_text(setting)
+    result = invoke("rewrite", str(tree / "pkg"))
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_a_string_exclude_is_one_pattern(tree):
+    (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nexclude = "train.py"\n')
+    assert invoke("rewrite", str(tree)).exit_code == 0
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_a_symlink_loop_named_on_the_command_line_is_one_line(tmp_path):
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    result = invoke("rewrite", "--no-cache", str(tmp_path / "loop.py"))
+    assert result.exit_code == 123, result.output
+    assert f"{tmp_path / 'loop.py'}:1:1: TFM904" in result.output
+
+
 def test_force_exclude_applies_config_excludes_to_named_files(tree):
     (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nexclude = ["pkg"]\n')
     named = tree / "pkg" / "train.py"
@@ -131,6 +162,29 @@ def test_json_report(tree):
     assert files["train.py"]["status"] == "changed"
     assert {d["code"] for d in files["train.py"]["diagnostics"]} == {"TFM101", "TFM201"}
     assert files["clean.py"]["status"] == "unchanged"
+
+
+def test_a_report_path_that_cannot_be_written_is_refused_before_the_work(tree):
+    result = invoke("rewrite", "--report", str(tree / "nodir" / "r.json"), str(tree))
+    assert result.exit_code == 2, result.output
+    assert "no such folder" in result.output and "Traceback" not in result.output
+    assert (tree / "pkg" / "train.py").read_text() == TF1  # nothing rewritten
+    result = invoke("rewrite", "--report", str(tree / "pkg"), str(tree))
+    assert result.exit_code == 2 and "is a directory" in result.output
+
+
+def test_a_report_that_fails_while_written_leaves_no_file(tree, monkeypatch):
+    """A full disk: the report is written whole or not at all, and the run still ends with its summary."""
+    import json as json_module
+
+    def full(*args, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(json_module, "dump", full)
+    result = invoke("rewrite", "--report", str(tree / "r.json"), str(tree))
+    assert result.exit_code == 2, result.output
+    assert "No space left on device" in result.output and "1 file rewritten" in result.output
+    assert sorted(p.name for p in tree.iterdir()) == ["pkg"]
 
 
 def test_remaining_error_diagnostic_exits_1(tmp_path):

@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
-from tf2migrate.engine.diagnostics import Diagnostic, Severity
+from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
@@ -169,7 +169,7 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     out = FileResult(path, Status.CHANGED, result.diagnostics)
     if mode is Mode.DIFF:
         out.diff = "".join(difflib.unified_diff(
-            src.text.splitlines(True), result.code.splitlines(True), f"a/{path}", f"b/{path}"))
+            src.text.splitlines(True), result.code.splitlines(True), f"a/{printable(path)}", f"b/{printable(path)}"))
     elif mode is Mode.WRITE:
         try:
             write_atomic(path, src.encode(result.code), data)

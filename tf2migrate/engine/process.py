@@ -49,9 +49,16 @@ def _fail(path: str, code: str, message: str, line: int = 1, col: int = 1) -> Fi
 
 
 def read(path: str):
+    """(bytes, None) or (None, a failed result). Only a regular file is read: a FIFO named `x.py` would block
+    forever and a device like /dev/zero never ends, so the file is opened without blocking or following a link
+    and its kind is checked before a byte is read."""
+    from tf2migrate.engine.writer import NotRegular, open_regular
+
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read(), None
+    except NotRegular as exc:
+        return None, _fail(path, "TFM906", f"{exc}: not a regular file, skipped unopened")
     except FileNotFoundError:
         return None, _fail(path, "TFM905", "file vanished before it could be read")
     except IsADirectoryError:
@@ -152,7 +159,7 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     import difflib
 
     from tf2migrate.engine.apply import report_text, rewrite_text
-    from tf2migrate.engine.writer import WriteProblem, write_atomic
+    from tf2migrate.engine.writer import WriteProblem, WriteRefused, write_atomic
 
     try:
         if src.fast_only:
@@ -173,6 +180,8 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     elif mode is Mode.WRITE:
         try:
             write_atomic(path, src.encode(result.code), data)
+        except WriteRefused as exc:
+            return _fail(path, "TFM907", f"not written: {exc}")
         except (WriteProblem, OSError) as exc:
             return _fail(path, "TFM905", f"not written: {exc}")
     return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 
 
 class WriteProblem(Exception):
@@ -65,6 +64,8 @@ def write_atomic(path: str, data: bytes, expected_old: bytes) -> None:
 def _replace(path: str, data: bytes, st) -> bool:
     """Replace `path` by a new file with its owner, group and mode; False (nothing done) where the new file cannot
     have them (another user's file, a folder this user may not write)."""
+    import tempfile  # only when a file is written: a warm run reads through `open_regular` alone
+
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".tf2migrate-", suffix=".tmp", dir=folder)

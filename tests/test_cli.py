@@ -239,6 +239,81 @@ def test_cached_report_only_diagnostics_are_shown_again(tmp_path):
     assert first.exit_code == second.exit_code == 1
 
 
+CONTRIB = "import tensorflow as tf\ns = tf.contrib.distribute.MirroredStrategy()\n"
+
+
+def _check_in_a_new_process(path, cache, *flags) -> str:
+    """`check` in a process of its own: the rule tables are read from the cache folder once per process."""
+    env = {**os.environ, "TF2MIGRATE_CACHE_DIR": str(cache)}
+    run = subprocess.run([sys.executable, "-m", "tf2migrate", "check", *flags, str(path)], capture_output=True,
+                         text=True, env=env, cwd=ROOT)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.stderr
+
+
+def test_an_emptied_rule_table_entry_of_the_cache_changes_no_answer(tmp_path):
+    """A rule-table cache file holding a valid but empty marshal left tf.contrib.distribute.MirroredStrategy
+    unconverted (TFM605 instead of TFM105), also with --no-cache."""
+    import marshal
+
+    path, cache = tmp_path / "ms.py", tmp_path / "cache"
+    path.write_text(CONTRIB)
+    assert " TFM105 " in _check_in_a_new_process(path, cache)
+    kept = list(cache.glob("table-*.marshal"))
+    assert kept
+    for entry in kept:
+        entry.write_bytes(marshal.dumps({}))
+    for flags in [(), ("--no-cache",)]:
+        output = _check_in_a_new_process(path, cache, *flags)
+        assert " TFM105 " in output and " TFM605 " not in output, output
+
+
+def test_no_cache_reads_and_writes_nothing(tmp_path):
+    path, cache = tmp_path / "ms.py", tmp_path / "cache"
+    path.write_text(CONTRIB)
+    cache.mkdir()
+    assert " TFM105 " in _check_in_a_new_process(path, cache, "--no-cache")
+    assert list(cache.iterdir()) == []
+
+
+@pytest.mark.parametrize("saved", ["[1, 2]", '{"key": 5}', "null", "{\"%s\": 7}",
+                                   "{\"%s\": [\"%d\", [5], \"changed\"]}"])
+def test_a_cache_file_of_another_shape_is_ignored_and_replaced(tmp_path, monkeypatch, saved):
+    monkeypatch.setenv("TF2MIGRATE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "ms.py"
+    path.write_text(CONTRIB)
+    assert invoke("check", str(path)).exit_code == 1
+    (kept,) = (tmp_path / "cache").glob("cache-*.json")
+    from tf2migrate.engine.cache import digest
+
+    kept.write_text(saved.replace("%s", str(path)).replace("%d", digest(CONTRIB.encode())))
+    result = invoke("check", str(path))
+    assert result.exit_code == 1 and " TFM105 " in result.output, result.output
+    assert isinstance(json.loads(kept.read_text()), dict)
+    assert invoke("check", str(path)).exit_code == 1
+
+
+def test_a_cache_that_cannot_be_written_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """ENOSPC while the cache (or a rule table's parsed data) is written: `*.tmp` files piled up."""
+    from tf2migrate.engine import cache as cache_module
+    from tf2migrate.rules import table_files
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TF2MIGRATE_CACHE_DIR", str(folder))
+    (tmp_path / "ms.py").write_text(CONTRIB)
+
+    def full(*args, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cache_module.json, "dump", full)
+    assert invoke("check", str(tmp_path / "ms.py")).exit_code == 1
+    table = tmp_path / "t.toml"
+    table.write_text('[[rule]]\ncode = "X"\n')
+    monkeypatch.setattr(table_files.os, "replace", full)
+    assert table_files.read_table(table) == {"rule": [{"code": "X"}]}
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+
+
 def test_process_pool_gives_the_same_results(tmp_path):
     for i in range(6):
         (tmp_path / f"m{i}.py").write_text(TF1)

@@ -48,6 +48,7 @@ def _options(fn):
 
 def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
             source, target, quiet, verbose):
+    from tf2migrate.engine import cache
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules import tables_dir
@@ -80,6 +81,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
     extra = tuple(settings.get("extend-exclude", ()))
     use_cache = not no_cache and settings.get("cache", True)
+    cache.disable(not use_cache)  # the rule tables' parsed data too: nothing read or written
     options = RunOptions(
         mode=mode,
         selection=selection,

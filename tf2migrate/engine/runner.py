@@ -44,7 +44,7 @@ def _triggers(cache):
     if saved is not None:
         try:
             return Triggers.from_json(saved)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, KeyError, AttributeError):  # another shape: made again, replaced
             pass
     found = triggers()
     if cache:

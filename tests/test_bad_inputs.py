@@ -164,3 +164,34 @@ def test_a_file_name_cannot_forge_a_diagnostic_line(tmp_path):
     assert not any(line.startswith(forged) for line in result.output.splitlines()), result.output
     assert f"{tmp_path}/a.py\\n{forged}\\x1b[2K.py:1:1: TFM901 " in result.output
     assert "\x1b" not in result.output
+
+
+NESTED = {
+    # valid Python (the interpreter runs both): TFM999 RecursionError before
+    "chain.py": "import tensorflow as tf\ny = tf.to_float(x0) + " + " + ".join(f"x{i}" for i in range(1, 350)) + "\n",
+    "lists.py": "import tensorflow as tf\ny = " + "[" * 190 + "tf.to_float(1)" + "]" * 190 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_deep_nesting_is_rewritten(tmp_path, name):
+    path = tmp_path / name
+    path.write_text(NESTED[name])
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 0, result.output
+    new = path.read_text()
+    assert new == NESTED[name].replace("tf.to_float(x0)", "tf.cast(x0, dtype=tf.float32)").replace(
+        "tf.to_float(1)", "tf.cast(1, dtype=tf.float32)")
+    assert _invoke("rewrite", "--no-cache", "-j", "1", str(path)).exit_code == 0 and path.read_text() == new
+
+
+def test_nesting_deeper_than_the_raised_limit_is_one_line_at_its_deepest_bracket(tmp_path, monkeypatch):
+    from tf2migrate.engine import deep
+
+    monkeypatch.setattr(deep, "LIMIT", 1000)  # no more room than the first try had
+    path = tmp_path / "lists.py"
+    path.write_text(NESTED["lists.py"])
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 123, result.output
+    assert f"{path}:2:206: TFM908 nested too deeply" in result.output and "Traceback" not in result.output
+    assert path.read_text() == NESTED["lists.py"]

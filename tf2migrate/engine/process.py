@@ -86,7 +86,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
-    except (ValueError, MemoryError, RecursionError) as exc:
+    except (ValueError, MemoryError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
@@ -165,6 +165,8 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
         if src.fast_only:
             return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree, package=package)
+    except RecursionError:
+        raise  # done again with room to recurse (engine/deep.py)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
     if not result.changed_from(src.text):

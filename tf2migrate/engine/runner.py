@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 
 from tf2migrate.engine.cache import Cache, digest
+from tf2migrate.engine.deep import TooDeep, retry_deep, too_deep
 from tf2migrate.engine.package_views import package_views
 from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
@@ -29,7 +30,10 @@ class RunOptions:
 
 def _heavy(job) -> FileResult:
     path, data, src, content_digest, mode, selection, view = job
-    result = transform(path, data, src, mode, selection, view)
+    try:
+        result = retry_deep(transform, path, data, src, mode, selection, view)
+    except TooDeep:
+        return too_deep(path, src.text)
     if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
         result.digest = content_digest  # the file is still this content: the cache may keep the result
     return result
@@ -137,10 +141,13 @@ def _precheck(path: str, data: bytes, triggers, source: str, view) -> tuple:
     """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
     would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole.
     `view()`: the file's package view (`Views.get`), asked only then."""
-    src, done = precheck(path, data, triggers, source)
-    settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
-    if settled and src is not None and view() is not None:
-        return precheck(path, data, triggers, source, package=True)
+    try:
+        src, done = retry_deep(precheck, path, data, triggers, source)
+        settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
+        if settled and src is not None and view() is not None:
+            return retry_deep(precheck, path, data, triggers, source, True)
+    except TooDeep:
+        return None, too_deep(path, data.decode("utf-8", "replace"))
     return src, done
 
 

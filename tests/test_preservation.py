@@ -38,6 +38,13 @@ def test_crlf_kept_when_an_import_is_added(tmp_path):
     assert b"import tensorflow as tf\r\n" in out
 
 
+def test_a_last_lone_cr_after_lf_lines_is_kept(tmp_path):
+    """LibCST drops a last lone \r when the other lines end in \n (found by bench/fuzz_inputs.py)."""
+    path = tmp_path / "mixed.py"
+    path.write_bytes(b"import tensorflow as tf\nloss = s.experimental_run_v2(f)\ndef f(a):\n    return a\r")
+    assert _rewrite(path) == b"import tensorflow as tf\nloss = s.run(f)\ndef f(a):\n    return a\r"
+
+
 def test_mode_bits_kept(tmp_path):
     path = tmp_path / "script.py"
     path.write_text("#!/usr/bin/env python\nloss = s.experimental_run_v2(f)\n")

@@ -6,6 +6,7 @@ Most files of a real tree need no change; they are proved so by the cache or by 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import sys
 from dataclasses import dataclass
@@ -30,10 +31,15 @@ class RunOptions:
 
 def _heavy(job) -> FileResult:
     path, data, src, content_digest, mode, selection, view = job
+    collecting = gc.isenabled()
+    gc.disable()  # LibCST's nodes hold no cycles; scanning them costs a quarter of a large file's rewrite (1 MB: 33 -> 25 s)
     try:
         result = retry_deep(transform, path, data, src, mode, selection, view)
     except TooDeep:
         return too_deep(path, src.text)
+    finally:
+        if collecting:
+            gc.enable()
     if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
         result.digest = content_digest  # the file is still this content: the cache may keep the result
     return result

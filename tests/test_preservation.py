@@ -196,6 +196,21 @@ def test_hard_links_are_kept(tmp_path):
     assert other.read_bytes() == NEW_LINE and os.stat(other).st_ino == os.stat(path).st_ino
 
 
+def test_a_full_disk_leaves_a_hard_linked_file_whole(tmp_path, monkeypatch):
+    """Written in place, a file must not be half overwritten: the room is reserved before the first byte."""
+    path = tmp_path / "model.py"
+    path.write_bytes(TF1_LINE)
+    os.link(path, tmp_path / "other_name")
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    result = CliRunner().invoke(main, ["rewrite", "--no-cache", str(path)])
+    assert result.exit_code == 123 and " TFM905 not written: no room" in result.output, result.output
+    assert path.read_bytes() == TF1_LINE
+
+
 def _special_files(folder: Path) -> list:
     """A FIFO and a socket named like Python files (and a character device like /dev/zero, where allowed)."""
     import socket

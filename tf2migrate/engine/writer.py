@@ -9,6 +9,7 @@ disk since it was read, nothing is written (another tool got there first).
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -93,8 +94,16 @@ def _replace(path: str, data: bytes, st) -> bool:
 
 
 def _in_place(path: str, data: bytes) -> None:
-    """Write over the file itself: its inode, owner, group, mode and links stay."""
+    """Write over the file itself: its inode, owner, group, mode and links stay. The space is reserved first, so
+    a full disk refuses the write before a byte of the old text is overwritten."""
     with open_regular(path, os.O_RDWR) as handle:
+        try:
+            os.posix_fallocate(handle.fileno(), 0, max(len(data), 1))
+        except OSError as exc:
+            if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):  # no reservation here: write
+                raise WriteProblem(f"no room to write the file in place ({exc.strerror}); not written")
+        except AttributeError:  # not on this system (macOS)
+            pass
         handle.write(data)
         handle.truncate()
         handle.flush()

@@ -19,12 +19,24 @@ BAD = {
     "latin1_without_cookie.py": b"# caf\xe9\nloss = strategy.experimental_run_v2(step)\n",
     "binary.py": b"\x00\x01\x02experimental_run_v2\x00",
     "bad_cookie.py": b"# -*- coding: no-such-codec -*-\nx = 1\n",
+    # codecs Python knows that are not text encodings: `bytes.decode` raised LookupError and ended the run
+    "rot13_cookie.py": b"# coding: rot13\nk = 1\n",
+    "hex_cookie.py": b"#!/usr/bin/env python\n# -*- coding: hex -*-\nx = 1\n",
+    "base64_cookie.py": b"# coding: base64\nx = 1\n",
+    "zlib_cookie.py": b"# coding=zlib\nx = 1\n",
+    # a text codec whose decoding does not encode back to the same bytes: a rewrite would change other lines
+    "unicode_escape_cookie.py": b"# coding: unicode_escape\ns = '\\u00e9'\n",
 }
 EXPECTED = {
     "py2.py": ("TFM901", 2, 1),
     "latin1_without_cookie.py": ("TFM902", 1, 6),
     "binary.py": ("TFM903", 1, 1),
     "bad_cookie.py": ("TFM902", 1, 1),
+    "rot13_cookie.py": ("TFM902", 1, 1),
+    "hex_cookie.py": ("TFM902", 2, 1),
+    "base64_cookie.py": ("TFM902", 1, 1),
+    "zlib_cookie.py": ("TFM902", 1, 1),
+    "unicode_escape_cookie.py": ("TFM902", 1, 1),
 }
 
 
@@ -140,3 +152,46 @@ def test_modern_and_empty_files(tmp_path, source):
     result = _invoke("rewrite", "--no-cache", str(path))
     assert result.exit_code == 0, result.output
     assert path.read_text() == source.replace("experimental_run_v2(step)", "run(step)")
+
+
+def test_a_file_name_cannot_forge_a_diagnostic_line(tmp_path):
+    """A name holding a line break printed as is would start a line of its own that reads as a finding."""
+    forged = "b.py:7:1: TFM101 [*] forged"
+    bad = tmp_path / f"a.py\n{forged}\x1b[2K.py"
+    bad.write_bytes(b"print 'py2'\n")
+    result = _invoke("rewrite", "--no-cache", str(tmp_path))
+    assert result.exit_code == 123
+    assert not any(line.startswith(forged) for line in result.output.splitlines()), result.output
+    assert f"{tmp_path}/a.py\\n{forged}\\x1b[2K.py:1:1: TFM901 " in result.output
+    assert "\x1b" not in result.output
+
+
+NESTED = {
+    # valid Python (the interpreter runs both): TFM999 RecursionError before
+    "chain.py": "import tensorflow as tf\ny = tf.to_float(x0) + " + " + ".join(f"x{i}" for i in range(1, 350)) + "\n",
+    "lists.py": "import tensorflow as tf\ny = " + "[" * 190 + "tf.to_float(1)" + "]" * 190 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_deep_nesting_is_rewritten(tmp_path, name):
+    path = tmp_path / name
+    path.write_text(NESTED[name])
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 0, result.output
+    new = path.read_text()
+    assert new == NESTED[name].replace("tf.to_float(x0)", "tf.cast(x0, dtype=tf.float32)").replace(
+        "tf.to_float(1)", "tf.cast(1, dtype=tf.float32)")
+    assert _invoke("rewrite", "--no-cache", "-j", "1", str(path)).exit_code == 0 and path.read_text() == new
+
+
+def test_nesting_deeper_than_the_raised_limit_is_one_line_at_its_deepest_bracket(tmp_path, monkeypatch):
+    from tf2migrate.engine import deep
+
+    monkeypatch.setattr(deep, "LIMIT", 1000)  # no more room than the first try had
+    path = tmp_path / "lists.py"
+    path.write_text(NESTED["lists.py"])
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 123, result.output
+    assert f"{path}:2:206: TFM908 nested too deeply" in result.output and "Traceback" not in result.output
+    assert path.read_text() == NESTED["lists.py"]

@@ -114,6 +114,37 @@ def test_pyproject_unknown_key_is_usage_error(tree):
     assert "selekt" in result.output
 
 
+@pytest.mark.parametrize("setting, says", [
+    ('[tool.tf2migrate]\njobs = "abc"\n', "jobs = 'abc': expected a whole number"),
+    ('[tool.tf2migrate]\njobs = 0\n', "jobs = 0: expected a whole number"),
+    ('[tool.tf2migrate]\nselect = 5\n', "select = 5: expected a list of strings"),
+    ('[tool.tf2migrate]\nignore = [1]\n', "ignore = [1]: expected a list of strings"),
+    ('[tool.tf2migrate]\nextend-exclude = 3\n', "extend-exclude = 3: expected a list of strings"),
+    ('[tool.tf2migrate]\ncache = "no"\n', "cache = 'no': expected true or false"),
+    ('[tool.tf2migrate]\nstrategy = "mirorred"\n', "strategy = 'mirorred': expected one of auto"),
+    ("[tool]\ntf2migrate = 5\n", "[tool] tf2migrate must be a table"),
+])
+def test_a_config_value_of_the_wrong_type_is_one_line_naming_the_key(tree, setting, says):
+    (tree / "pyproject.toml").write_text(setting)
+    result = invoke("rewrite", str(tree / "pkg"))
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_a_string_exclude_is_one_pattern(tree):
+    (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nexclude = "train.py"\n')
+    assert invoke("rewrite", str(tree)).exit_code == 0
+    assert (tree / "pkg" / "train.py").read_text() == TF1
+
+
+def test_a_symlink_loop_named_on_the_command_line_is_one_line(tmp_path):
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    result = invoke("rewrite", "--no-cache", str(tmp_path / "loop.py"))
+    assert result.exit_code == 123, result.output
+    assert f"{tmp_path / 'loop.py'}:1:1: TFM904" in result.output
+
+
 def test_force_exclude_applies_config_excludes_to_named_files(tree):
     (tree / "pyproject.toml").write_text('[tool.tf2migrate]\nexclude = ["pkg"]\n')
     named = tree / "pkg" / "train.py"
@@ -131,6 +162,29 @@ def test_json_report(tree):
     assert files["train.py"]["status"] == "changed"
     assert {d["code"] for d in files["train.py"]["diagnostics"]} == {"TFM101", "TFM201"}
     assert files["clean.py"]["status"] == "unchanged"
+
+
+def test_a_report_path_that_cannot_be_written_is_refused_before_the_work(tree):
+    result = invoke("rewrite", "--report", str(tree / "nodir" / "r.json"), str(tree))
+    assert result.exit_code == 2, result.output
+    assert "no such folder" in result.output and "Traceback" not in result.output
+    assert (tree / "pkg" / "train.py").read_text() == TF1  # nothing rewritten
+    result = invoke("rewrite", "--report", str(tree / "pkg"), str(tree))
+    assert result.exit_code == 2 and "is a directory" in result.output
+
+
+def test_a_report_that_fails_while_written_leaves_no_file(tree, monkeypatch):
+    """A full disk: the report is written whole or not at all, and the run still ends with its summary."""
+    import json as json_module
+
+    def full(*args, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(json_module, "dump", full)
+    result = invoke("rewrite", "--report", str(tree / "r.json"), str(tree))
+    assert result.exit_code == 2, result.output
+    assert "No space left on device" in result.output and "1 file rewritten" in result.output
+    assert sorted(p.name for p in tree.iterdir()) == ["pkg"]
 
 
 def test_remaining_error_diagnostic_exits_1(tmp_path):
@@ -183,6 +237,81 @@ def test_cached_report_only_diagnostics_are_shown_again(tmp_path):
     second = invoke("check", str(path))
     assert "TFM204" in first.output and "TFM204" in second.output
     assert first.exit_code == second.exit_code == 1
+
+
+CONTRIB = "import tensorflow as tf\ns = tf.contrib.distribute.MirroredStrategy()\n"
+
+
+def _check_in_a_new_process(path, cache, *flags) -> str:
+    """`check` in a process of its own: the rule tables are read from the cache folder once per process."""
+    env = {**os.environ, "TF2MIGRATE_CACHE_DIR": str(cache)}
+    run = subprocess.run([sys.executable, "-m", "tf2migrate", "check", *flags, str(path)], capture_output=True,
+                         text=True, env=env, cwd=ROOT)
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.stderr
+
+
+def test_an_emptied_rule_table_entry_of_the_cache_changes_no_answer(tmp_path):
+    """A rule-table cache file holding a valid but empty marshal left tf.contrib.distribute.MirroredStrategy
+    unconverted (TFM605 instead of TFM105), also with --no-cache."""
+    import marshal
+
+    path, cache = tmp_path / "ms.py", tmp_path / "cache"
+    path.write_text(CONTRIB)
+    assert " TFM105 " in _check_in_a_new_process(path, cache)
+    kept = list(cache.glob("table-*.marshal"))
+    assert kept
+    for entry in kept:
+        entry.write_bytes(marshal.dumps({}))
+    for flags in [(), ("--no-cache",)]:
+        output = _check_in_a_new_process(path, cache, *flags)
+        assert " TFM105 " in output and " TFM605 " not in output, output
+
+
+def test_no_cache_reads_and_writes_nothing(tmp_path):
+    path, cache = tmp_path / "ms.py", tmp_path / "cache"
+    path.write_text(CONTRIB)
+    cache.mkdir()
+    assert " TFM105 " in _check_in_a_new_process(path, cache, "--no-cache")
+    assert list(cache.iterdir()) == []
+
+
+@pytest.mark.parametrize("saved", ["[1, 2]", '{"key": 5}', "null", "{\"%s\": 7}",
+                                   "{\"%s\": [\"%d\", [5], \"changed\"]}"])
+def test_a_cache_file_of_another_shape_is_ignored_and_replaced(tmp_path, monkeypatch, saved):
+    monkeypatch.setenv("TF2MIGRATE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "ms.py"
+    path.write_text(CONTRIB)
+    assert invoke("check", str(path)).exit_code == 1
+    (kept,) = (tmp_path / "cache").glob("cache-*.json")
+    from tf2migrate.engine.cache import digest
+
+    kept.write_text(saved.replace("%s", str(path)).replace("%d", digest(CONTRIB.encode())))
+    result = invoke("check", str(path))
+    assert result.exit_code == 1 and " TFM105 " in result.output, result.output
+    assert isinstance(json.loads(kept.read_text()), dict)
+    assert invoke("check", str(path)).exit_code == 1
+
+
+def test_a_cache_that_cannot_be_written_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """ENOSPC while the cache (or a rule table's parsed data) is written: `*.tmp` files piled up."""
+    from tf2migrate.engine import cache as cache_module
+    from tf2migrate.rules import table_files
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TF2MIGRATE_CACHE_DIR", str(folder))
+    (tmp_path / "ms.py").write_text(CONTRIB)
+
+    def full(*args, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cache_module.json, "dump", full)
+    assert invoke("check", str(tmp_path / "ms.py")).exit_code == 1
+    table = tmp_path / "t.toml"
+    table.write_text('[[rule]]\ncode = "X"\n')
+    monkeypatch.setattr(table_files.os, "replace", full)
+    assert table_files.read_table(table) == {"rule": [{"code": "X"}]}
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_process_pool_gives_the_same_results(tmp_path):

@@ -114,6 +114,17 @@ def test_placeholders_keep_every_line_and_come_back():
         reduced.restore(moved)
 
 
+def test_a_long_statement_of_few_lines_is_left_out():
+    """A generated table on one line (0.7 MB) was parsed by LibCST whole: fewer than MIN_LINES lines."""
+    table = "DATA = [" + ", ".join(str(i) for i in range(1000)) + "]\n"
+    text = "import tensorflow as tf\n" + table + "x = tf.log(1.0)\n"
+    tree = ast.parse(text)
+    reduced = reduce_text.reduce(text, tree, [1, 3])
+    assert reduced is not None and reduced.text.splitlines()[1].startswith(reduce_text.MARK)
+    assert reduced.restore(reduced.text) == text
+    _same(*_both(text, "table.py", Selection(source="tf1")))
+
+
 def test_a_text_whose_lines_would_move_is_not_reduced():
     """Line breaks are kept apart in a placeholder (a lone \\r then a \\n would read as one CRLF), and a reduced
     text whose lines do not all keep their number and text is not used."""

@@ -29,7 +29,7 @@ class ConfigError(Exception):
 
 
 def find_pyproject(paths) -> Optional[Path]:
-    starts = [Path(p).resolve() for p in paths] or [Path.cwd()]
+    starts = [Path(os.path.realpath(p)) for p in paths] or [Path.cwd()]  # realpath: a symlink loop is no error
     common = Path(os.path.commonpath([str(p) for p in starts]))
     for folder in [common, *common.parents]:
         candidate = folder / "pyproject.toml"
@@ -49,11 +49,46 @@ def load(paths, explicit: Optional[str] = None) -> tuple:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}")
-    raw = data.get("tool", {}).get("tf2migrate", {})
+    tool = data.get("tool", {})
+    raw = tool.get("tf2migrate", {}) if isinstance(tool, dict) else {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [tool] tf2migrate must be a table ([tool.tf2migrate]), not {_kind(raw)}")
     settings = {}
     for key, value in raw.items():
         norm = key.replace("_", "-")
         if norm not in KEYS:
             raise ConfigError(f"{path}: unknown key `{key}` in [tool.tf2migrate] (known: {', '.join(sorted(KEYS))})")
-        settings[norm] = value
+        settings[norm] = _checked(path, key, norm, value)
     return settings, path
+
+
+_LISTS = {"select", "ignore", "exclude", "extend-exclude"}
+_FLAGS = {"force-exclude", "cache"}
+
+
+def _checked(path: Path, key: str, norm: str, value):
+    """The value of `key` in the type the run reads it in; a string where a list is expected is one item (one
+    exclude pattern, not its characters). A value of another type is a usage error naming the key."""
+    if norm in _LISTS:
+        value = [value] if isinstance(value, str) else value
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return value
+        expected = "a list of strings"
+    elif norm in _FLAGS:
+        if isinstance(value, bool):
+            return value
+        expected = "true or false"
+    elif norm == "jobs":
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        expected = "a whole number of at least 1"
+    else:  # strategy, source, target: a choice, checked against its choices by the command
+        if isinstance(value, str):
+            return value
+        expected = "a string"
+    raise ConfigError(f"{path}: [tool.tf2migrate] {key} = {value!r}: expected {expected}, not {_kind(value)}")
+
+
+def _kind(value) -> str:
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "a table"}.get(type(value), type(value).__name__)

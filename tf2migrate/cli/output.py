@@ -5,7 +5,7 @@ import json
 
 import click
 
-from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.engine.diagnostics import Severity, printable
 from tf2migrate.engine.process import Mode, Status
 
 EXIT_OK, EXIT_PENDING, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 123
@@ -22,9 +22,9 @@ def show(results, mode: Mode, verbose: int, quiet: bool) -> None:
             if pending or verbose:
                 click.echo(d.format(), err=True)
         if mode is Mode.CHECK and r.status is Status.CHANGED and not quiet:
-            click.echo(f"would rewrite {r.path}", err=True)
+            click.echo(f"would rewrite {printable(r.path)}", err=True)
         elif verbose and mode is Mode.WRITE and r.status is Status.CHANGED:
-            click.echo(f"rewrote {r.path}", err=True)
+            click.echo(f"rewrote {printable(r.path)}", err=True)
 
 
 def summary(results, mode: Mode) -> str:
@@ -50,7 +50,27 @@ def exit_code(results, mode: Mode) -> int:
     return EXIT_PENDING if errors else EXIT_OK
 
 
+def report_problem(path: str):
+    """Why the report cannot be written at `path`, or None: asked before the run, so that a bad path costs no
+    work (and never leaves the files rewritten and the report missing)."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return f"--report {path}: is a directory"
+    if not os.path.isdir(folder):
+        return f"--report {path}: no such folder {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK) or os.path.exists(path) and not os.access(path, os.W_OK):
+        return f"--report {path}: not writable"
+    return None
+
+
 def write_report(path: str, results, mode: Mode) -> None:
+    """Written whole or not at all (a temporary file beside it, then renamed): a full disk leaves no 0-byte
+    report. Raises OSError."""
+    import os
+    import tempfile
+
     data = {
         "mode": mode.value,
         "summary": summary(results, mode),
@@ -59,6 +79,21 @@ def write_report(path: str, results, mode: Mode) -> None:
             for r in results
         ],
     }
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2)
-        handle.write("\n")
+    fd, tmp = tempfile.mkstemp(prefix=".tf2migrate-report-", suffix=".tmp", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2)
+            handle.write("\n")
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -7,6 +7,7 @@ import sys
 import click
 
 from tf2migrate.cli import config, output
+from tf2migrate.engine.diagnostics import printable
 from tf2migrate.engine.selection import Selection, parse_codes
 from tf2migrate.engine.files import DEFAULT_EXCLUDES, first_missing, gather
 from tf2migrate.engine.process import Mode
@@ -47,13 +48,17 @@ def _options(fn):
 
 def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, report_file, no_cache, config_file, strategy,
             source, target, quiet, verbose):
+    from tf2migrate.engine import cache
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.rules import tables_dir
 
     missing = first_missing(paths)
     if missing:
-        raise click.BadParameter(f"path does not exist: {missing}", param_hint="PATHS")
+        raise click.BadParameter(f"path does not exist: {printable(missing)}", param_hint="PATHS")
+    problem = output.report_problem(report_file) if report_file else None
+    if problem:
+        raise click.UsageError(printable(problem))
     try:
         settings, _ = config.load(paths, config_file)
     except config.ConfigError as exc:
@@ -65,6 +70,9 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         source=source or settings.get("source", "auto"),
         target=target or settings.get("target", "keras3"),
     )
+    if selection.strategy not in STRATEGIES:
+        raise click.UsageError(f"[tool.tf2migrate] strategy = {selection.strategy!r}: expected one of "
+                               f"{', '.join(STRATEGIES)}")
     if selection.source not in SOURCES:
         raise click.UsageError(f"[tool.tf2migrate] source = {selection.source!r}: expected one of {', '.join(SOURCES)}")
     if selection.target not in TARGETS:
@@ -73,6 +81,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
     excludes = tuple(exclude) or tuple(settings.get("exclude", ()))
     extra = tuple(settings.get("extend-exclude", ()))
     use_cache = not no_cache and settings.get("cache", True)
+    cache.disable(not use_cache)  # the rule tables' parsed data too: nothing read or written
     options = RunOptions(
         mode=mode,
         selection=selection,
@@ -82,11 +91,16 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
     force = force_exclude if force_exclude is not None else bool(settings.get("force-exclude", False))
     results = run(gather(paths, DEFAULT_EXCLUDES + excludes, extra, force), options)
     output.show(results, mode, verbose, quiet)
+    code = output.exit_code(results, mode)
     if report_file:
-        output.write_report(report_file, results, mode)
+        try:
+            output.write_report(report_file, results, mode)
+        except OSError as exc:
+            click.echo(printable(f"tf2migrate: --report {report_file}: not written: {exc.strerror or exc}"), err=True)
+            code = output.EXIT_USAGE
     if not quiet or any(r.status.value == "failed" for r in results):
         click.echo(output.summary(results, mode), err=True)
-    sys.exit(output.exit_code(results, mode))
+    sys.exit(code)
 
 
 @click.command()

@@ -6,6 +6,7 @@ cheap pre-pass live around it in `process.py`.
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -56,14 +57,27 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
     positions = Positions(module, reduced.tree if reduced is not None else tree, text)
     try:
         try:
-            return _rewrite(module, tree, text, path, selection, positions, frozenset(), package, reduced)
+            result = _rewrite(module, tree, text, path, selection, positions, frozenset(), package, reduced)
         except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
-            return _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package, reduced)
+            result = _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package, reduced)
+        return _last_break_kept(text, result)
     except Exception as exc:  # reduce_text.Unreduced, or anything else: the whole text is the reference
         if reduced is None:
             raise
         FALLBACKS[type(exc).__name__] += 1  # tests/test_reduce.py: none on any fixture
         return rewrite_text(text, path, selection, tree, package, reduce=False)
+
+
+_TRAILING_BREAKS = re.compile(r"[\r\n]*\Z")
+
+
+def _last_break_kept(text: str, result: RewriteResult) -> RewriteResult:
+    """LibCST drops a file's last lone \r when its other lines end in \n (`x = 1\ny = 2\r` comes back as
+    `x = 1\ny = 2`): put it back (found by bench/fuzz_inputs.py, random line endings)."""
+    breaks = _TRAILING_BREAKS.search(text).group()
+    if breaks.endswith("\r") and _TRAILING_BREAKS.search(result.code).group() == breaks[:-1]:
+        result.code += "\r"
+    return result
 
 
 def rewrite_package(files: dict, selection: Selection = None) -> dict:

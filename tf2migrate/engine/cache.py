@@ -18,6 +18,19 @@ from tf2migrate.engine.diagnostics import Diagnostic
 from tf2migrate.engine.process import Status
 
 
+_ENABLED = [True]
+
+
+def enabled() -> bool:
+    """False in a run with `--no-cache` (`disable()`): nothing is read from or written to the cache folder, the
+    rule tables' parsed data included. Forked workers inherit it."""
+    return _ENABLED[0]
+
+
+def disable(off: bool = True) -> None:
+    _ENABLED[0] = not off
+
+
 def cache_dir() -> Path:
     env = os.environ.get("TF2MIGRATE_CACHE_DIR")
     if env:
@@ -46,6 +59,7 @@ def rules_fingerprint(selection, tables_folder: Path) -> str:
 
 CLEAN, PENDING = "clean", "changed"
 TRIGGERS = "triggers"  # not an absolute path, so never a file's entry
+KEY = "key"  # the key the file was made under: a file renamed or copied from another key is not read
 
 
 class Cache:
@@ -58,6 +72,8 @@ class Cache:
             self.entries: dict = json.loads(self.file.read_text())
         except (OSError, ValueError):
             self.entries = {}
+        if not isinstance(self.entries, dict) or self.entries.get(KEY) != key:
+            self.entries, self.dirty = {KEY: key}, True  # another key or shape: ignored, replaced on save
 
     def lookup(self, path: str, content_digest: str):
         """The cached diagnostics of a clean file, or None."""
@@ -69,19 +85,26 @@ class Cache:
 
     def _lookup(self, path: str, content_digest: str, kind: str):
         entry = self.entries.get(os.path.abspath(path))
-        if entry and entry[0] == content_digest and (entry[2] if len(entry) > 2 else CLEAN) == kind:
-            # the path as given this time, not as it was spelled when the entry was made
+        if not isinstance(entry, list) or len(entry) not in (2, 3) or entry[0] != content_digest \
+                or (entry[2] if len(entry) > 2 else CLEAN) != kind or not isinstance(entry[1], list):
+            return None
+        try:  # the path as given this time, not as it was spelled when the entry was made
             return [dataclasses.replace(Diagnostic.from_json(d), path=path) for d in entry[1]]
-        return None
+        except (TypeError, ValueError, KeyError):  # an entry of another shape: a miss, replaced on save
+            return None
 
     def trigger_data(self):
-        """The pre-pass's wake words (`Triggers.to_json()`) the rules of this key make, or None."""
+        """The pre-pass's wake words (`Triggers.to_json()`) the rules of this key make, or None (also for an
+        entry whose checksum does not match: a cut or emptied list would silence rules)."""
         saved = self.entries.get(TRIGGERS)
-        return saved if isinstance(saved, list) else None
+        if isinstance(saved, list) and len(saved) == 2 and saved[0] == _checksum(saved[1]):
+            return saved[1]
+        return None
 
     def remember_trigger_data(self, data: list) -> None:
-        if self.entries.get(TRIGGERS) != data:
-            self.entries[TRIGGERS] = data
+        value = [_checksum(data), data]
+        if self.entries.get(TRIGGERS) != value:
+            self.entries[TRIGGERS] = value
             self.dirty = True
 
     def remember(self, results) -> None:
@@ -103,8 +126,18 @@ class Cache:
             import tempfile  # only when there is something to save
 
             fd, tmp = tempfile.mkstemp(dir=self.file.parent, suffix=".tmp")
+        except OSError:
+            return  # a cache that cannot be written only costs time
+        try:
             with os.fdopen(fd, "w") as handle:
                 json.dump(self.entries, handle)
             os.replace(tmp, self.file)
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            pass
+        finally:
+            if os.path.exists(tmp):  # a full disk: no temporary file left behind
+                os.unlink(tmp)
+
+
+def _checksum(data) -> str:
+    return digest(json.dumps(data, sort_keys=True).encode())

@@ -5,7 +5,16 @@ Every rule reports through these types so that output, the JSON report and exit 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import asdict, dataclass
+
+# control characters and line separators: a file named "a.py\nb.py:1:1: TFM101 ..." must not forge a line
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as an escape (`\\n`, `\\x1b`), for one output line."""
+    return _UNPRINTABLE.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class Severity(str, enum.Enum):
@@ -29,7 +38,7 @@ class Diagnostic:
 
     def format(self) -> str:
         mark = "[*] " if self.fixable else ""
-        return f"{self.path}:{self.line}:{self.col}: {self.code} {mark}{self.message}"
+        return printable(f"{self.path}:{self.line}:{self.col}: {self.code} {mark}{self.message}")
 
     def to_json(self) -> dict:
         data = asdict(self)

@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
-from tf2migrate.engine.diagnostics import Diagnostic, Severity
+from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
 from tf2migrate.engine.source import DecodeProblem, decode
@@ -49,9 +49,16 @@ def _fail(path: str, code: str, message: str, line: int = 1, col: int = 1) -> Fi
 
 
 def read(path: str):
+    """(bytes, None) or (None, a failed result). Only a regular file is read: a FIFO named `x.py` would block
+    forever and a device like /dev/zero never ends, so the file is opened without blocking or following a link
+    and its kind is checked before a byte is read."""
+    from tf2migrate.engine.writer import NotRegular, open_regular
+
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             return handle.read(), None
+    except NotRegular as exc:
+        return None, _fail(path, "TFM906", f"{exc}: not a regular file, skipped unopened")
     except FileNotFoundError:
         return None, _fail(path, "TFM905", "file vanished before it could be read")
     except IsADirectoryError:
@@ -79,7 +86,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
-    except (ValueError, MemoryError, RecursionError) as exc:
+    except (ValueError, MemoryError) as exc:
         return None, _fail(path, "TFM901", f"cannot parse: {exc}")
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
@@ -152,12 +159,14 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     import difflib
 
     from tf2migrate.engine.apply import report_text, rewrite_text
-    from tf2migrate.engine.writer import WriteProblem, write_atomic
+    from tf2migrate.engine.writer import WriteProblem, WriteRefused, write_atomic
 
     try:
         if src.fast_only:
             return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree, package=package)
+    except RecursionError:
+        raise  # done again with room to recurse (engine/deep.py)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
     if not result.changed_from(src.text):
@@ -169,10 +178,12 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     out = FileResult(path, Status.CHANGED, result.diagnostics)
     if mode is Mode.DIFF:
         out.diff = "".join(difflib.unified_diff(
-            src.text.splitlines(True), result.code.splitlines(True), f"a/{path}", f"b/{path}"))
+            src.text.splitlines(True), result.code.splitlines(True), f"a/{printable(path)}", f"b/{printable(path)}"))
     elif mode is Mode.WRITE:
         try:
             write_atomic(path, src.encode(result.code), data)
+        except WriteRefused as exc:
+            return _fail(path, "TFM907", f"not written: {exc}")
         except (WriteProblem, OSError) as exc:
             return _fail(path, "TFM905", f"not written: {exc}")
     return out

@@ -25,6 +25,7 @@ from tf2migrate.engine.source import NEWLINE
 
 MARK = "+'''tf2migrate-quiet:"  # `+`: a string statement alone would read as a docstring (import_edit._insert_at)
 MIN_LINES = 4  # a shorter run saves less parsing than it costs to splice back
+MIN_CHARS = 2_000  # ... unless its few lines are long (a generated table on one line: 0.7 MB parsed for nothing)
 _BODIES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor, ast.While,
            ast.With, ast.AsyncWith, ast.Try)
 _INDENT = re.compile(r"[ \t]*")
@@ -103,14 +104,14 @@ def _runs(body: list, text: str, starts: list, hits, imports, runs: list) -> Non
             if run is not None and run[2] == indent:
                 run[1] = last
             else:
-                _close(run, runs)
+                _close(run, runs, starts)
                 run = [first, last, indent]
             continue
-        _close(run, runs)
+        _close(run, runs, starts)
         run = None
         if isinstance(node, _BODIES):
             _runs(node.body, text, starts, hits, imports, runs)
-    _close(run, runs)
+    _close(run, runs, starts)
 
 
 def _same_other_lines(text: str, reduced: str, runs: list) -> bool:
@@ -122,8 +123,11 @@ def _same_other_lines(text: str, reduced: str, runs: list) -> bool:
     return all(b == a for n, (b, a) in enumerate(zip(before, after)) if n not in replaced)
 
 
-def _close(run, runs: list) -> None:
-    if run is not None and run[1] - run[0] + 1 >= MIN_LINES:
+def _close(run, runs: list, starts: list) -> None:
+    if run is None:
+        return
+    first, last = run[0], run[1]
+    if last - first + 1 >= MIN_LINES or (starts[last] if last < len(starts) else starts[-1]) - starts[first - 1] >= MIN_CHARS:
         runs.append(tuple(run))
 
 

@@ -59,6 +59,7 @@ def decode(data: bytes) -> Source:
         encoding = "utf-8"  # the decode below names the first bad byte
     if encoding == "utf-8-sig":
         encoding = "utf-8"
+    _text_codec(data, encoding)
     try:
         text = body.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -66,4 +67,26 @@ def decode(data: bytes) -> Source:
         raise DecodeProblem(
             "TFM902", f"cannot decode as {encoding}: byte {body[exc.start]:#04x} ({exc.reason})", line, col
         )
-    return Source(text=text, encoding=encoding, bom=bom)
+    src = Source(text=text, encoding=encoding, bom=bom)
+    try:
+        same = src.encode(text) == data
+    except UnicodeError:
+        same = False
+    if not same:  # a rewrite would change bytes it never touched (`unicode_escape`, a stateful codec)
+        raise DecodeProblem("TFM902", f"cannot decode as {encoding}: the text does not encode back to the same bytes", 1, 1)
+    return src
+
+
+def _text_codec(data: bytes, encoding: str) -> None:
+    """The cookie may name any codec Python knows, also bytes-to-bytes ones (`rot13`, `hex`, `zlib`) that
+    `bytes.decode` refuses with LookupError: one line on the cookie's line instead."""
+    try:
+        text_codec = codecs.lookup(encoding)._is_text_encoding
+    except LookupError:
+        text_codec = False
+    if not text_codec:
+        line = 1 if _COOKIE.search(data.split(b"\n", 1)[0]) else 2
+        raise DecodeProblem("TFM902", f"the coding cookie names {encoding!r}, which is not a text encoding", line, 1)
+
+
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")

@@ -46,29 +46,53 @@ def _parsed_beside(path: Path):
 
 def read_table(path: Path) -> dict:
     """A table file's data. Parsing the 190 kB generated TOML costs about 0.1 s, a cold run's budget: it is
-    read from the JSON made from it beside it (`_parsed_beside`), or else the parsed data is kept (marshal,
-    keyed on the file's path, size and mtime) in the cache folder."""
+    read from the JSON made from it beside it (`_parsed_beside`), or else the parsed data is kept (marshal) in
+    the cache folder, keyed and checked on the TOML's SHA-256, the tool's and Python's versions: an entry of
+    another file, version or shape (an empty marshal disabled rules) is parsed again and replaced. A run without
+    the cache (`cache.enabled()`) reads and writes none."""
     import hashlib
-    import marshal
 
-    from tf2migrate.engine.cache import cache_dir
+    from tf2migrate.engine import cache
 
     beside = _parsed_beside(path)
     if beside is not None:
         return beside
-    st = path.stat()
-    key = hashlib.sha256(f"{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{sys.version_info[:2]}".encode())
-    kept = cache_dir() / f"table-{key.hexdigest()[:20]}.marshal"
+    raw = path.read_bytes()
+    key = hashlib.sha256(raw + f":{cache.__version__}:{sys.version_info[:2]}".encode()).hexdigest()
+    kept = cache.cache_dir() / f"table-{key[:20]}.marshal" if cache.enabled() else None
+    data = _kept(kept, key)
+    if data is None:
+        data = tomllib.loads(raw.decode("utf-8"))
+        if kept is not None:
+            _keep(kept, key, data)
+    return data
+
+
+def _kept(kept, key: str):
+    """The data of a kept entry made under `key`, or None (no entry, or one of another key or shape)."""
+    import marshal
+
+    if kept is None:
+        return None
     try:
-        return marshal.loads(kept.read_bytes())
+        entry = marshal.loads(kept.read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
-        pass
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return None
+    if isinstance(entry, dict) and entry.get("key") == key and isinstance(entry.get("data"), dict):
+        return entry["data"]
+    return None
+
+
+def _keep(kept: Path, key: str, data: dict) -> None:
+    import marshal
+
+    tmp = kept.with_suffix(f".{os.getpid()}.tmp")
     try:
         kept.parent.mkdir(parents=True, exist_ok=True)
-        tmp = kept.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(marshal.dumps(data))
+        tmp.write_bytes(marshal.dumps({"key": key, "data": data}))
         os.replace(tmp, kept)
-    except OSError:
-        pass  # a read-only cache folder: parse again next time
-    return data
+    except OSError:  # a read-only or full cache folder: parse again next time, and leave no temporary file
+        try:
+            tmp.unlink()
+        except OSError:
+            pass

@@ -7,6 +7,7 @@ from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
 WARNING_NOTES = {"TFM320", "TFM323"}  # notes of a converted program that a user must read
+NO_EXAMPLE = {"TFM324"}  # reports a bug of the converter: no input is meant to produce it (tests/test_estimator_safety.py)
 
 
 def _info(code, name, summary, message, why, fix="automatic", severity=INFO, example=None):
@@ -166,6 +167,14 @@ INFOS = (
           "steps. Keras has no graph tensors by name: the converted program keeps the periodic log, of the "
           "logs Keras keeps (the loss and the metrics), and this warning says which log was lost. Training is "
           "not affected.", severity=Severity.WARNING),
+    _info("TFM324", "estimator-converter-failed", "the Estimator converter failed on this program: it is left as "
+          "it was, the file's other edits are kept", "the Estimator converter failed here: this Estimator program is "
+          "left as it was", "An internal error of the Estimator converter (a bug: please report it with the file) "
+          "used to fail the whole file (TFM999): nothing written, not even the safe renames of the other rules, and "
+          "none of their findings. The converter's failure is now confined to the program it was converting: the "
+          "file gets every other rule's edits and findings, the Estimator program stays as written, and the other "
+          "TFM35x findings say what is left. An error: the Estimator does not run on TF 2.16+.",
+          fix="report only", severity=Severity.ERROR),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import codes
+from tf2migrate.rules.estimator import codes, crash
 from tf2migrate.rules.idle import estimator_may_act
 
 
@@ -25,9 +25,19 @@ class EstimatorToKeras(Plugin):
         return self.ctx.package is not None or self.ctx.tree is None or estimator_may_act(self.ctx.tree, self.ctx.imports)
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
-        ctx = self.ctx
         if not self.reads_whole_module():
             return updated  # no Estimator call, no helper's Estimator trained here (rules/idle.py)
+        saved, found = self.ctx.emit.snapshot(), len(self.ctx.diagnostics)
+        try:
+            return self._convert(original, updated)
+        except Exception as exc:  # a bug of the converter: the other rules' edits and findings stay (crash.py)
+            self.ctx.emit.restore(saved)
+            del self.ctx.diagnostics[found:]
+            crash.report(self.ctx, original, exc)
+            return updated
+
+    def _convert(self, original: cst.Module, updated: cst.Module):
+        ctx = self.ctx
         # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
         from tf2migrate.rules.estimator import analyze, assemble, convert, helper_module, other_module
         from tf2migrate.rules.estimator import other_module_report, scope, switch, target

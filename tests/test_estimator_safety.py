@@ -1,0 +1,68 @@
+"""The Estimator converter never costs a file its other edits, and never writes a program that cannot run
+(issue 17, points 5 and 6).
+
+A crash of the converter is one finding on the Estimator (TFM324), not TFM999 for the whole file.
+"""
+from __future__ import annotations
+
+from tf2migrate.engine.api import rewrite_text
+
+# three real TPUEstimator files crashed the rewrite so (TFM999 "'NoneType' object has no attribute 'visit'"):
+# an input_fn taking params, read for its blockers while the model_fn blocks, was called with no params name
+TFRECORD_PARAMS = '''import tensorflow as tf
+def model_fn(features, labels, mode, params):
+  loss = tf.reduce_mean(features)
+  return tf.estimator.EstimatorSpec(mode=mode, loss=loss)
+def input_fn(params):
+  return tf.data.TFRecordDataset(["train.tfrecord"]).batch(params["batch_size"])
+estimator = tf.estimator.Estimator(model_fn=model_fn, params={"batch_size": 8})
+estimator.train(input_fn=input_fn, max_steps=100)
+'''
+
+WITH_RENAMES = '''import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy()
+out = strategy.experimental_run_v2(lambda: 1.0)
+
+
+def model_fn(features, labels, mode):
+    logits = tf.layers.dense(features, 1)
+    loss = tf.losses.mean_squared_error(labels, logits)
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+estimator = tf.estimator.Estimator(model_fn=model_fn)
+estimator.train(input_fn=train_input_fn, steps=10)
+'''
+
+
+def _codes(result) -> list:
+    return sorted(f"{d.line}:{d.code}" for d in result.diagnostics)
+
+
+def test_blocked_model_fn_with_an_input_fn_of_params_is_reported_not_a_crash():
+    result = rewrite_text(TFRECORD_PARAMS, "f.py")
+    assert result.code == TFRECORD_PARAMS
+    assert "3:TFM302" in _codes(result) and "7:TFM350" in _codes(result)
+
+
+def test_a_crash_of_the_converter_keeps_the_other_rules_edits_and_findings(monkeypatch):
+    from tf2migrate.rules.estimator import convert
+
+    def broken(*args, **kwargs):
+        raise AttributeError("'NoneType' object has no attribute 'visit'")
+
+    converted = rewrite_text(WITH_RENAMES, "f.py")
+    assert "model.fit(" in converted.code  # the program converts when nothing breaks
+    monkeypatch.setattr(convert, "one", broken)
+    result = rewrite_text(WITH_RENAMES, "f.py")
+    assert "strategy.run(lambda: 1.0)" in result.code  # the table rename is kept
+    assert "tf.estimator.Estimator(model_fn=model_fn)" in result.code  # the program is left as written
+    assert "keras" not in result.code  # and nothing of the conversion was imported or written
+    codes = _codes(result)
+    assert "4:TFM101" in codes and "8:TFM606" in codes and "14:TFM324" in codes
+    assert "11:TFM352" in codes  # what is left of the Estimator world is still reported, pointing to TFM324
+    assert "TFM301" not in " ".join(codes)
+    crash = next(d for d in result.diagnostics if d.code == "TFM324")
+    assert "AttributeError" in crash.message and crash.severity.value == "error"

@@ -54,7 +54,7 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
         prog.blockers.extend(model.forward_blockers if shim_plan is None else [])
         prog.blockers.extend(model.blockers)
     if not prog.blockers:
-        prog.blockers.extend(result_reads.blockers(original, prog))  # `results["average_loss"]`: a KeyError
+        prog.blockers.extend(result_reads.blockers(original, prog, ctx))  # `results["average_loss"]`: a KeyError
     if prog.blockers:
         _more_blockers(prog, ctx, original)
         return None

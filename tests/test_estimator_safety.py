@@ -66,3 +66,49 @@ def test_a_crash_of_the_converter_keeps_the_other_rules_edits_and_findings(monke
     assert "TFM301" not in " ".join(codes)
     crash = next(d for d in result.diagnostics if d.code == "TFM324")
     assert "AttributeError" in crash.message and crash.severity.value == "error"
+
+
+KEPT_RESULT = '''import tensorflow as tf
+
+strategy = tf.distribute.MirroredStrategy()
+out = strategy.experimental_run_v2(lambda: 1.0)
+
+
+def model_fn(features, labels, mode):
+    logits = tf.layers.dense(features, 1)
+    loss = tf.losses.mean_squared_error(labels, logits)
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+estimator = tf.estimator.Estimator(model_fn=model_fn)
+train_spec = tf.estimator.TrainSpec(input_fn=train_input_fn, max_steps=10)
+eval_spec = tf.estimator.EvalSpec(input_fn=train_input_fn, steps=1)
+result = tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
+'''
+
+
+def test_an_output_using_a_name_the_conversion_removed_is_not_written(monkeypatch):
+    """The shape of issue 17's `result = train_and_evaluate(...)`: a run left as written after its estimator and
+    specs went (a NameError, written with exit 0). Any such slip of the converter is caught before writing."""
+    from tf2migrate.rules.estimator import program_render
+
+    assert "TFM301" in {d.code for d in rewrite_text(KEPT_RESULT, "f.py").diagnostics}
+    monkeypatch.setattr(program_render, "run_statements", lambda orig, stmt, *rest: [stmt])  # the slip
+    result = rewrite_text(KEPT_RESULT, "f.py")
+    assert "strategy.run(lambda: 1.0)" in result.code and "tf.compat.v1.layers.dense" in result.code
+    assert "tf.estimator.Estimator(model_fn=model_fn)" in result.code and "keras" not in result.code
+    codes = _codes(result)
+    assert "14:TFM325" in codes and "4:TFM101" in codes and "TFM301" not in " ".join(codes)
+    vetoed = next(d for d in result.diagnostics if d.code == "TFM325")
+    assert "`estimator`, `eval_spec`, `train_spec`" in vetoed.message
+    assert "`result = tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)`" in vetoed.message
+    assert rewrite_text(result.code, "f.py").code == result.code  # a second run changes nothing
+
+
+def test_names_the_input_already_left_undefined_do_not_count():
+    from tf2migrate.rules.estimator.output_check import problem
+
+    before = "import tensorflow as tf\nx = train_input_fn\n"
+    assert problem(before, "import tensorflow as tf\nx = train_input_fn\ny = tf.keras\n", "f.py") is None
+    assert "`model`" in problem(before, "x = train_input_fn\nmodel.fit(x)\n", "f.py")

@@ -7,7 +7,7 @@ from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
 WARNING_NOTES = {"TFM320", "TFM323"}  # notes of a converted program that a user must read
-NO_EXAMPLE = {"TFM324"}  # reports a bug of the converter: no input is meant to produce it (tests/test_estimator_safety.py)
+NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 
 
 def _info(code, name, summary, message, why, fix="automatic", severity=INFO, example=None):
@@ -174,6 +174,16 @@ INFOS = (
           "none of their findings. The converter's failure is now confined to the program it was converting: the "
           "file gets every other rule's edits and findings, the Estimator program stays as written, and the other "
           "TFM35x findings say what is left. An error: the Estimator does not run on TF 2.16+.",
+          fix="report only", severity=Severity.ERROR),
+    _info("TFM325", "estimator-output-checked", "a converted Estimator program that would not run is not written: "
+          "the file keeps the other rules' edits", "the Estimator conversion was not written: its output would not run",
+          "After a conversion the new module is checked before it is written: no name may be used that the "
+          "conversion left undefined (pyflakes' undefined names of the output, less those the input already had), "
+          "and nothing may consume a shape only the Estimator returned. A conversion that fails is not written: "
+          "the file is rewritten again without it, so it keeps every other rule's edits and findings, and this "
+          "finding, at the Estimator, says what would have failed. Before, such an output was written with "
+          "'0 files needing attention' and failed at run time (NameError). An error: the Estimator does not run "
+          "on TF 2.16+; convert the reported line by hand or write it as the converter reads it.",
           fix="report only", severity=Severity.ERROR),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",

@@ -112,3 +112,48 @@ def test_names_the_input_already_left_undefined_do_not_count():
     before = "import tensorflow as tf\nx = train_input_fn\n"
     assert problem(before, "import tensorflow as tf\nx = train_input_fn\ny = tf.keras\n", "f.py") is None
     assert "`model`" in problem(before, "x = train_input_fn\nmodel.fit(x)\n", "f.py")
+
+
+def test_reads_of_model_predict_as_per_example_dicts_are_found():
+    from tf2migrate.rules.estimator.output_check import problem
+
+    models = frozenset({"model"})
+    before = "import numpy as np\n"
+    shapes = {
+        'preds = model.predict(ds)\ny = [p["class"] for p in preds]\n': '`p[\'class\']` reads one example',
+        'for p in model.predict(ds):\n    print(p["probabilities"])\n': '`p[\'probabilities\']` reads one example',
+        'preds = model.predict(ds)\nfirst = next(preds)\n': '`next(preds)`: model.predict returns one batch',
+    }
+    for after, said in shapes.items():
+        assert said in problem(before, "ds = 1\n" + after, "f.py", models), after
+    fine = ['preds = examples_of(model.predict(ds))\ny = [p["class"] for p in preds]\n',  # unbatched
+            'preds = model.predict(ds)\ny = [p[0] for p in preds]\n',  # rows of an array
+            'preds = other.predict(ds)\ny = [p["class"] for p in preds]\n']  # not a converted model
+    for after in fine:
+        assert problem(before, "ds = 1\nexamples_of = other = model = list\n" + after, "f.py", models) is None, after
+
+
+def test_predictions_read_per_example_from_a_general_path_model_are_unbatched(monkeypatch):
+    """Issue 17: a custom model_fn on the general path (TFM321) and `[p["class"] for p in predictions]`: the
+    predictions were model.predict's one dict of arrays (TypeError: string indices must be integers)."""
+    from tests.conftest import ROOT
+    from tf2migrate.rules.estimator import runs, templates
+
+    source = (ROOT / "fixtures/programs/est_general_predict_loop/original.py").read_text(encoding="utf-8")
+    result = rewrite_text(source, "f.py")
+    assert "predictions = examples_of(model.predict(test_input_fn()))" in result.code
+    assert "TFM314" in {d.code for d in result.diagnostics}
+
+    method = runs.Runs.method
+
+    def batched(self, call):  # what the general path wrote before: model.predict's batch, as it is
+        if call.func.attr.value != "predict":
+            return method(self, call)
+        made = templates.call(f"{self.w.model_var}.predict", [self.dataset(call.args[0].value)])
+        return [templates.statement("{call}", self.w, call=made)]
+
+    monkeypatch.setattr(runs.Runs, "method", batched)
+    result = rewrite_text(source, "f.py")
+    assert "classifier = tf.estimator.Estimator(model_fn=my_model)" in result.code  # not converted, renames kept
+    vetoed = [d for d in result.diagnostics if d.code == "TFM325"]
+    assert len(vetoed) == 1 and "`p['class']` reads one example's prediction" in vetoed[0].message

@@ -93,11 +93,14 @@ INFOS = (
           "`training` argument; any other use of the mode or of labels keeps the model_fn from converting. "
           "Replace it by native Keras layers when you can."),
     _info("TFM314", "predict-batched", "estimator.predict(...) -> model.predict(...) + the PREDICT dict, unbatched",
-          "predict yields one dict per example: a generator unbatches model.predict's batch",
+          "predict yields one prediction per example: a generator unbatches model.predict's batch",
           "Estimator.predict yields one dict per example; model.predict returns the whole output. The model_fn's "
-          "PREDICT dict is computed from it by a function, so the keys stay, and a generator (`examples_of`) "
-          "yields it back one example at a time, with NumPy values, as Estimator.predict did: loops, zip, list "
-          "and next over the result keep working. Use the batched dict itself when the program wants batches."),
+          "PREDICT dict is computed from it by a function (by predict_step on the Model subclass path, TFM321), so "
+          "the keys stay, and a generator (`examples_of`) yields it back one example at a time, with NumPy values, "
+          "as Estimator.predict did: loops, zip, list and next over the result keep working (a PREDICT tensor "
+          "yields its rows). Use the batched dict itself when the program wants batches. Under "
+          "steps_per_execution > 1 (TPUEstimator's iterations_per_loop), `predict_all` counts the prediction "
+          "input's batches first: Keras cannot predict over a dataset of unknown size then."),
     _info("TFM315", "checkpoint-callbacks", "RunConfig(model_dir, save_checkpoints_steps) -> ModelCheckpoint",
           "checkpoint settings became a ModelCheckpoint callback",
           "Keras writes checkpoints from a callback. Unlike an Estimator it does not resume from model_dir by "

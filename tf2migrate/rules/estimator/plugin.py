@@ -21,6 +21,7 @@ class EstimatorToKeras(Plugin):
     wake = "estimator"
     writer = None  # the last program's writer (emit.Writer): helper_module.py converts another module alike
     converted = False  # this module's body was rewritten (so check_output reads the output)
+    models: frozenset = frozenset()  # the names of the Keras models it made (`model`)
 
     def reads_whole_module(self) -> bool:
         return self.ctx.package is not None or self.ctx.tree is None or estimator_may_act(self.ctx.tree, self.ctx.imports)
@@ -48,7 +49,7 @@ class EstimatorToKeras(Plugin):
             return None
         from tf2migrate.rules.estimator import output_check
 
-        return output_check.problem(before, after, self.ctx.path)
+        return output_check.problem(before, after, self.ctx.path, self.models)
 
     def _convert(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
@@ -83,6 +84,7 @@ class EstimatorToKeras(Plugin):
             progs = [prog]
             body, notes, marks, convs = convert.one(prog, ctx, *view)
         self.writer = convs[-1].writer if convs else None  # read by helper_module.py, which converts alike
+        self.models = frozenset(c.writer.model_var for c in convs)
         blockers = [other_module.placed(p, one, ctx) for one in progs for p in one.blockers]
         if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed

@@ -57,11 +57,11 @@ def _model_statements(conv) -> list:
     w, model = conv.writer, conv.model
     if conv.general is not None:
         parts = [[general_render.model_class(conv.general, w)], assemble.optimizers_compat(model, w),
-                 [general_render.build_function(conv.general, w)]]
+                 [general_render.build_function(conv.general, w)], w.examples_function(), w.predict_all_function()]
     else:
         parts = [[shim.layer_class(conv.shim, w)] if conv.shim else [], assemble.optimizers_compat(model, w),
                  [w.build_function(shim.construct(conv.shim) if conv.shim else None)], w.predictions_function(),
-                 w.examples_function()]
+                 w.examples_function(), w.predict_all_function()]
     return templates.apart(parts)
 
 

@@ -204,10 +204,13 @@ class Runs:
         if name == "evaluate":
             return self.evaluate(bound["input_fn"], bound.get("steps"))
         predict = templates.call(f"{self.w.model_var}.predict", [self.dataset(bound["input_fn"])])
-        if self.w.predictions_function():
-            self.notes.append((call, "TFM314", f"predict yields one dict per example: {self.w.examples_name} "
-                               "unbatches model.predict's batch, with NumPy values"))
-            predict = templates.expression("{examples}({predictions}({predict}))", self.w, predict=predict,
-                                           examples=self.w.examples_name, predictions=self.w.pred_name)
+        if self.w.steps_per_execution:  # Keras must be told the steps: emit.PREDICT_ALL counts them
+            predict = templates.call(self.w.predict_all_name, [self.w.model_var, self.dataset(bound["input_fn"])])
+        if self.w.predictions_function():  # the PREDICT output from the model's (the general path's predict_step)
+            predict = templates.expression("{predictions}({predict})", self.w, predict=predict,
+                                           predictions=self.w.pred_name)
+        self.notes.append((call, "TFM314", f"predict yields one prediction per example: {self.w.examples_name} "
+                           "unbatches model.predict's batch, with NumPy values"))
+        predict = templates.expression("{examples}({predict})", self.w, predict=predict, examples=self.w.examples_name)
         return [templates.statement("{call}", self.w, call=predict)]
 

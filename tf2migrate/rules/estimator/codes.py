@@ -188,6 +188,16 @@ INFOS = (
           "'0 files needing attention' and failed at run time (NameError). An error: the Estimator does not run "
           "on TF 2.16+; convert the reported line by hand or write it as the converter reads it.",
           fix="report only", severity=Severity.ERROR),
+    _info("TFM326", "shim-partitioned-lookup", "embedding_lookup(partition_strategy=\"mod\") of a partitioned "
+          "variable in a forward pass the Keras shim would keep: not converted",
+          "embedding_lookup reads a partitioned variable shard by shard (\"mod\"): the Keras shim keeps it whole",
+          "The shim (TFM313) drops `variable_scope(partitioner=P)`: TF2's get_variable takes no partitioner, and "
+          "without a parameter server splitting a variable changes no number, as long as its rows are read in "
+          "order. TF1's embedding_lookup over the shards read id i from shard i % n at row i // n "
+          "(partition_strategy=\"mod\", the default), which is not row i of the whole variable: the converted "
+          "model would compute other numbers from the same initial values (measured: DIVERGED at the first step). "
+          "With partition_strategy=\"div\" the shards are read in order and the program converts.",
+          fix="report only", severity=Severity.ERROR),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

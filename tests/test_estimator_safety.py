@@ -157,3 +157,20 @@ def test_predictions_read_per_example_from_a_general_path_model_are_unbatched(mo
     assert "classifier = tf.estimator.Estimator(model_fn=my_model)" in result.code  # not converted, renames kept
     vetoed = [d for d in result.diagnostics if d.code == "TFM325"]
     assert len(vetoed) == 1 and "`p['class']` reads one example's prediction" in vetoed[0].message
+
+
+def test_the_check_reads_only_what_the_converter_wrote():
+    """Cheap: pyflakes is imported only for a file whose Estimator program was converted."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, TF1_SAMPLE
+
+    code = ("import sys\nfrom tf2migrate.engine.api import rewrite_text\n"
+            "assert 'strategy.run(' in rewrite_text(sys.argv[1], 'f.py').code\n"
+            "before = 'pyflakes' in sys.modules\n"
+            "rewrite_text(sys.argv[2], 'g.py')\n"
+            "print(before, 'pyflakes' in sys.modules, 'tensorflow' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code, TF1_SAMPLE, KEPT_RESULT], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert done.stdout.split() == ["False", "True", "False"], done.stderr

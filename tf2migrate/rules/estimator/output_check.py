@@ -6,6 +6,8 @@ imports nothing) lists the names the output uses and never defines; those the in
 defining (a name from `exec`, a star import, a typo of the user's) do not count. Nor may the output consume
 `model.predict(...)` as Estimator.predict's generator of per-example dicts: Keras returns one batch (a dict of
 arrays, or an array), so `for p in preds: p["class"]` and `next(preds)` fail (runs.py wraps it in examples_of).
+Nor may it hand Keras an input function that returns an iterator's tensors (`iterator.get_next()`), which the
+Estimator took as one input and Keras takes as one batch, or not at all (the survey's blog_custom_estimators.py).
 A problem found here is the reason of TFM325: the engine writes the file without the conversion
 (`Plugin.check_output`).
 """
@@ -19,7 +21,7 @@ def problem(before: str, after: str, path: str, models=frozenset()) -> Optional[
     """Why `after`, the conversion of `before`, cannot run; None when nothing is found. `models`: the names of
     the converted Keras models (`model`), whose `predict` results are checked."""
     tree = ast.parse(after)
-    read = _per_example_reads(tree, models)
+    read = _per_example_reads(tree, models) or _iterator_inputs(tree, models)
     if read is not None:
         return read
     uses = _undefined(after, path, tree)
@@ -76,3 +78,21 @@ def _predicts(node, models) -> bool:
     """`model.predict(...)` of a converted model."""
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "predict" \
         and isinstance(node.func.value, ast.Name) and node.func.value.id in models
+
+
+def _iterator_inputs(tree: ast.Module, models) -> Optional[str]:
+    """An input function given to the model's fit/evaluate/predict that returns `get_next()`'s tensors."""
+    functions = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args
+                and node.func.attr in ("fit", "evaluate", "predict") and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in models):
+            continue
+        made = node.args[0]
+        fn = functions.get(made.func.id) if isinstance(made, ast.Call) and isinstance(made.func, ast.Name) else None
+        nexts = [call for call in ast.walk(fn) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                 and call.func.attr == "get_next"] if fn is not None else []
+        if nexts:
+            return (f"`{fn.name}` returns the tensors of an iterator (`{ast.unparse(nexts[0])}`), which Keras' "
+                    f"{node.func.attr} would read as one batch, not as the dataset: let it return its dataset")
+    return None

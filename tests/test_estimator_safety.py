@@ -174,3 +174,18 @@ def test_the_check_reads_only_what_the_converter_wrote():
     done = subprocess.run([sys.executable, "-c", code, TF1_SAMPLE, KEPT_RESULT], capture_output=True, text=True,
                           cwd=ROOT)
     assert done.stdout.split() == ["False", "True", "False"], done.stderr
+
+
+def test_a_conversion_that_does_not_compile_is_not_written(monkeypatch):
+    from tf2migrate.rules.estimator import output_check
+
+    problem = output_check.problem
+
+    def broken(before, after, path, models=frozenset()):  # as if the converter had written a syntax error
+        return problem(before, after + "def (:\n", path, models)
+
+    monkeypatch.setattr(output_check, "problem", broken)
+    result = rewrite_text(KEPT_RESULT, "f.py")
+    assert "strategy.run(lambda: 1.0)" in result.code and "keras" not in result.code
+    vetoed = [d for d in result.diagnostics if d.code == "TFM325"]
+    assert len(vetoed) == 1 and "its output does not compile (invalid syntax" in vetoed[0].message

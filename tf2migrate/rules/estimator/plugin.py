@@ -49,7 +49,10 @@ class EstimatorToKeras(Plugin):
             return None
         from tf2migrate.rules.estimator import output_check
 
-        return output_check.problem(before, after, self.ctx.path, self.models)
+        try:
+            return output_check.problem(before, after, self.ctx.path, self.models)
+        except SyntaxError as exc:  # a bug of the converter too: the file is written without its conversion
+            return f"its output does not compile ({exc.msg}, line {exc.lineno})"
 
     def _convert(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx

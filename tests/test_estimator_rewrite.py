@@ -322,7 +322,10 @@ def test_a_loop_that_is_not_one_layer_per_pass_stays_in_the_shim():
         loop + "    logits = tf1.layers.dense(net, 1)\n")) + "est = tf1.estimator.Estimator(model_fn)\nest.train(input_fn, steps=1)\n"
     result = rewrite_text(source, "loop.py")
     assert "TFM313" in {d.code for d in result.diagnostics}
-    assert "".join("    " + line for line in loop.splitlines(keepends=True)) in result.code
+    # unnamed tf1.layers in the shim: call re-enters the variable scope, so that Keras' second trace reuses
+    # `dense`'s variables instead of making `dense_2`'s (a failure at the first step before, issue 17)
+    assert "".join("        " + line for line in loop.splitlines(keepends=True)) in result.code
+    assert "with tf.compat.v1.variable_scope(tf.compat.v1.get_variable_scope()):\n" in result.code
 
 
 def test_a_helper_that_returns_the_estimator_is_read_through_its_call():

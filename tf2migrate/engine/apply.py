@@ -116,10 +116,12 @@ def _context(text, tree, path, selection, no_retarget=frozenset(), package=None,
                    infos=registry.all_infos(), module=module, package=package)
 
 
-def _rewrite(module, tree, text, path, selection, positions, no_retarget, package, reduced) -> RewriteResult:
+def _rewrite(module, tree, text, path, selection, positions, no_retarget, package, reduced,
+             vetoed=None) -> RewriteResult:
     from tf2migrate.rules import registry
 
     ctx = _context(text, tree, path, selection, no_retarget, package, module, positions)
+    ctx.vetoed = vetoed or {}
     plugins = registry.plugins(ctx)
     parsed_tree = reduced.tree if reduced is not None else tree
     quiet = _quiet(module, tree, text, ctx.imports, plugins, selection.source, reduced)
@@ -130,6 +132,11 @@ def _rewrite(module, tree, text, path, selection, positions, no_retarget, packag
     code = text if unchanged else finish_imports(module, new, ctx.imports, ctx.emit, ctx.references, tree,
                                                  Spliced(parsed_tree, reduced.text, reduced.restore)
                                                  if reduced is not None else Spliced(tree, text))
+    for plugin in plugins if code is not text else ():  # a rule's output that cannot run is not written
+        reason = plugin.check_output(text, code)
+        if reason is not None and type(plugin).__name__ not in ctx.vetoed:
+            return _rewrite(module, tree, text, path, selection, positions, no_retarget, package, reduced,
+                            {**ctx.vetoed, type(plugin).__name__: reason})
     diagnostics = sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
     return RewriteResult(code=code, diagnostics=diagnostics)
 

@@ -38,6 +38,7 @@ class Context:
     text: str = ""  # the module's source, for cheap text checks before an analysis
     tree: object = None  # the same source parsed by `ast`: fast to walk for whole-module facts
     package: object = None  # engine.package.PackageView: the modules of its package this file depends on
+    vetoed: dict = field(default_factory=dict)  # plugin class name -> why its output failed check_output
     _facts: Optional[Facts] = None
     _verdict: Optional[Verdict] = None
 

@@ -56,6 +56,12 @@ class Plugin:
         parse, from `ctx.tree` and `ctx.text`: `ctx.module` is not there yet."""
         return False
 
+    def check_output(self, before: str, after: str):
+        """Why the rewritten module `after` (of `before`) cannot run because of what this rule wrote, or None.
+        The engine then rewrites the module again with `ctx.vetoed[type(self).__name__]` set to that reason:
+        the rule leaves its part as it was and reports why, the other rules' edits stay."""
+        return None
+
     def sees_every_statement(self) -> bool:
         """True when this rule, in this module, may act inside statements that hold none of its words:
         the traversal then enters every statement (see `engine/skip.py`)."""

@@ -42,6 +42,9 @@ class ReplaceRuns(cst.CSTTransformer):
 
     def leave_Call(self, original, updated):
         func = original.func
+        if self.ctx.resolve(func)[1] == "tf.estimator.train_and_evaluate":  # fit, then evaluate: two statements
+            raise Unreadable(original, "train_and_evaluate inside another statement or expression: it becomes "
+                             "fit and evaluate in TF2, two statements; call it on its own line")
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.var \
                 and func.attr.value in uses.METHODS:
             made = self.runs.method(original)

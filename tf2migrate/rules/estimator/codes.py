@@ -7,6 +7,7 @@ from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
 WARNING_NOTES = {"TFM320", "TFM323"}  # notes of a converted program that a user must read
+NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 
 
 def _info(code, name, summary, message, why, fix="automatic", severity=INFO, example=None):
@@ -92,11 +93,14 @@ INFOS = (
           "`training` argument; any other use of the mode or of labels keeps the model_fn from converting. "
           "Replace it by native Keras layers when you can."),
     _info("TFM314", "predict-batched", "estimator.predict(...) -> model.predict(...) + the PREDICT dict, unbatched",
-          "predict yields one dict per example: a generator unbatches model.predict's batch",
+          "predict yields one prediction per example: a generator unbatches model.predict's batch",
           "Estimator.predict yields one dict per example; model.predict returns the whole output. The model_fn's "
-          "PREDICT dict is computed from it by a function, so the keys stay, and a generator (`examples_of`) "
-          "yields it back one example at a time, with NumPy values, as Estimator.predict did: loops, zip, list "
-          "and next over the result keep working. Use the batched dict itself when the program wants batches."),
+          "PREDICT dict is computed from it by a function (by predict_step on the Model subclass path, TFM321), so "
+          "the keys stay, and a generator (`examples_of`) yields it back one example at a time, with NumPy values, "
+          "as Estimator.predict did: loops, zip, list and next over the result keep working (a PREDICT tensor "
+          "yields its rows). Use the batched dict itself when the program wants batches. Under "
+          "steps_per_execution > 1 (TPUEstimator's iterations_per_loop), `predict_all` counts the prediction "
+          "input's batches first: Keras cannot predict over a dataset of unknown size then."),
     _info("TFM315", "checkpoint-callbacks", "RunConfig(model_dir, save_checkpoints_steps) -> ModelCheckpoint",
           "checkpoint settings became a ModelCheckpoint callback",
           "Keras writes checkpoints from a callback. Unlike an Estimator it does not resume from model_dir by "
@@ -169,6 +173,34 @@ INFOS = (
           "steps. Keras has no graph tensors by name: the converted program keeps the periodic log, of the "
           "logs Keras keeps (the loss and the metrics), and this warning says which log was lost. Training is "
           "not affected.", severity=Severity.WARNING),
+    _info("TFM324", "estimator-converter-failed", "the Estimator converter failed on this program: it is left as "
+          "it was, the file's other edits are kept", "the Estimator converter failed here: this Estimator program is "
+          "left as it was", "An internal error of the Estimator converter (a bug: please report it with the file) "
+          "used to fail the whole file (TFM999): nothing written, not even the safe renames of the other rules, and "
+          "none of their findings. The converter's failure is now confined to the program it was converting: the "
+          "file gets every other rule's edits and findings, the Estimator program stays as written, and the other "
+          "TFM35x findings say what is left. An error: the Estimator does not run on TF 2.16+.",
+          fix="report only", severity=Severity.ERROR),
+    _info("TFM325", "estimator-output-checked", "a converted Estimator program that would not run is not written: "
+          "the file keeps the other rules' edits", "the Estimator conversion was not written: its output would not run",
+          "After a conversion the new module is checked before it is written: no name may be used that the "
+          "conversion left undefined (pyflakes' undefined names of the output, less those the input already had), "
+          "and nothing may consume a shape only the Estimator returned. A conversion that fails is not written: "
+          "the file is rewritten again without it, so it keeps every other rule's edits and findings, and this "
+          "finding, at the Estimator, says what would have failed. Before, such an output was written with "
+          "'0 files needing attention' and failed at run time (NameError). An error: the Estimator does not run "
+          "on TF 2.16+; convert the reported line by hand or write it as the converter reads it.",
+          fix="report only", severity=Severity.ERROR),
+    _info("TFM326", "shim-partitioned-lookup", "embedding_lookup(partition_strategy=\"mod\") of a partitioned "
+          "variable in a forward pass the Keras shim would keep: not converted",
+          "embedding_lookup reads a partitioned variable shard by shard (\"mod\"): the Keras shim keeps it whole",
+          "The shim (TFM313) drops `variable_scope(partitioner=P)`: TF2's get_variable takes no partitioner, and "
+          "without a parameter server splitting a variable changes no number, as long as its rows are read in "
+          "order. TF1's embedding_lookup over the shards read id i from shard i % n at row i // n "
+          "(partition_strategy=\"mod\", the default), which is not row i of the whole variable: the converted "
+          "model would compute other numbers from the same initial values (measured: DIVERGED at the first step). "
+          "With partition_strategy=\"div\" the shards are read in order and the program converts.",
+          fix="report only", severity=Severity.ERROR),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

@@ -60,7 +60,7 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
         prog.blockers.append(Unreadable(gone[0], "`del config` in a model_fn whose code is kept as written (TFM313, "
                                         "TFM321): the Keras model has no config to delete; remove the line"))
     if not prog.blockers:
-        prog.blockers.extend(result_reads.blockers(original, prog))  # `results["average_loss"]`: a KeyError
+        prog.blockers.extend(result_reads.blockers(original, prog, ctx))  # `results["average_loss"]`: a KeyError
     if prog.blockers:
         _more_blockers(prog, ctx, original)
         return None
@@ -92,14 +92,19 @@ def _writer(prog, ctx, original, updated, kind, steps_param, default_strategy) -
     w.default_strategy = default_strategy
     w.per_replica_input = w.per_replica_input or bool(default_strategy)
     w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
+    _name_params(w, prog, original)
+    if prog.model_fn_index is not None:
+        w.updated_model_fn = updated.body[prog.model_fn_index]
+    return w
+
+
+def _name_params(w, prog, original) -> None:
+    """The name of the params dict the input functions are called with, when they take params."""
     given = prog.bound.get("params")
     if prog.tpu is None and isinstance(given, cst.Name):
         w.params_var = given.value  # the program's own params dict serves the input functions too
     elif prog.tpu is not None or any(runs.takes_params(prog.defs.get(name)) for name in prog.input_fns):
         w.params_var = w.fresh("params") if runs.params_taken(original, prog) else "params"
-    if prog.model_fn_index is not None:
-        w.updated_model_fn = updated.body[prog.model_fn_index]
-    return w
 
 
 def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
@@ -132,7 +137,7 @@ def _more_blockers(prog, ctx, original) -> None:
     from tf2migrate.rules.estimator import program_render
 
     r = runs.Runs(emit.Writer(prog, ctx, original, StrategyKind.NONE))
-    r.w.params_var = "params"  # only read here: an input function that takes params must not crash the report
+    _name_params(r.w, prog, original)  # an input_fn(params) is read with the name it will be called with
     for i in prog.runs:
         try:
             program_render.run_statements(original.body[i], original.body[i], r, r.w, ctx)

@@ -42,6 +42,7 @@ class Writer:
         self.compat_name = self.fresh("RMSpropTF1")
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
         self.examples_name = self.fresh("_examples" if self.model_fn_name().startswith("_") else "examples_of")
+        self.predict_all_name = self.fresh("_predict_all" if self.model_fn_name().startswith("_") else "predict_all")
         self.program_predicts = None  # set when another module's program is the one calling predict
         self.updated_model_fn = None  # the model_fn as the other rules left it (shim and general paths keep its code)
         self.default_strategy = False  # the local branch of a switch whose other branch distributes (True or a name)
@@ -158,9 +159,16 @@ class Writer:
         """Estimator.predict yielded one prediction per example, as NumPy values; model.predict and the
         PREDICT dict give one batch. The generator gives back what the program iterated (G2)."""
         calls = self.program_predicts if self.program_predicts is not None else predicts(self.module, self.prog.var)
-        if not self.predictions_function() or not calls:
+        if not calls:
             return []
         return [templates.statement(EXAMPLES, self, name=self.examples_name, tf=self.tf("tf"))]
+
+    def predict_all_function(self) -> list:
+        """With steps_per_execution > 1 Keras' predict must be told how many batches to read (PREDICT_ALL)."""
+        calls = self.program_predicts if self.program_predicts is not None else predicts(self.module, self.prog.var)
+        if not calls or not self.steps_per_execution:
+            return []
+        return [templates.statement(PREDICT_ALL, self, name=self.predict_all_name)]
 
 
 BUILD = '''def {name}({params}):
@@ -179,6 +187,16 @@ EXAMPLES = '''def {name}(batch):
 {i}{i}return
 {i}for index in range(len(next(iter(batch.values())))):
 {i}{i}yield {key: value[index] for key, value in batch.items()}
+'''
+
+PREDICT_ALL = '''def {name}(model, dataset):
+{i}"""model.predict of every batch of the dataset, as TPUEstimator.predict read it. With steps_per_execution > 1,
+{i}Keras must be told how many batches there are, which a dataset of unknown size (TFRecords, filter) does not
+{i}say ("Could not infer the size of the data"): they are then counted, reading the dataset once."""
+{i}steps = int(dataset.cardinality())
+{i}if steps < 0:
+{i}{i}steps = int(dataset.reduce(0, lambda count, _: count + 1))
+{i}return model.predict(dataset, steps=steps)
 '''
 
 

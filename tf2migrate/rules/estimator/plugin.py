@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import codes
+from tf2migrate.rules.estimator import codes, failures
 from tf2migrate.rules.idle import estimator_may_act
 
 
@@ -20,14 +20,42 @@ class EstimatorToKeras(Plugin):
     infos = codes.INFOS
     wake = "estimator"
     writer = None  # the last program's writer (emit.Writer): helper_module.py converts another module alike
+    converted = False  # this module's body was rewritten (so check_output reads the output)
+    models: frozenset = frozenset()  # the names of the Keras models it made (`model`)
 
     def reads_whole_module(self) -> bool:
         return self.ctx.package is not None or self.ctx.tree is None or estimator_may_act(self.ctx.tree, self.ctx.imports)
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
-        ctx = self.ctx
         if not self.reads_whole_module():
             return updated  # no Estimator call, no helper's Estimator trained here (rules/idle.py)
+        if type(self).__name__ in self.ctx.vetoed:  # its output did not pass check_output (failures.py)
+            failures.report_vetoed(self.ctx, original, self.ctx.vetoed[type(self).__name__])
+            return updated
+        saved, found = self.ctx.emit.snapshot(), len(self.ctx.diagnostics)
+        try:
+            done = self._convert(original, updated)
+        except Exception as exc:  # a bug of the converter: the other rules' edits and findings stay (failures.py)
+            self.ctx.emit.restore(saved)
+            del self.ctx.diagnostics[found:]
+            failures.report_crash(self.ctx, original, exc)
+            return updated
+        self.converted = done is not updated
+        return done
+
+    def check_output(self, before: str, after: str):
+        """Why the converted module cannot run (output_check.py), or None; asked only when this rule converted."""
+        if not self.converted:
+            return None
+        from tf2migrate.rules.estimator import output_check
+
+        try:
+            return output_check.problem(before, after, self.ctx.path, self.models)
+        except SyntaxError as exc:  # a bug of the converter too: the file is written without its conversion
+            return f"its output does not compile ({exc.msg}, line {exc.lineno})"
+
+    def _convert(self, original: cst.Module, updated: cst.Module):
+        ctx = self.ctx
         # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
         from tf2migrate.rules.estimator import analyze, assemble, convert, helper_module, other_module
         from tf2migrate.rules.estimator import other_module_report, scope, switch, target
@@ -61,6 +89,7 @@ class EstimatorToKeras(Plugin):
             progs = [prog]
             body, notes, marks, convs = convert.one(prog, ctx, *view)
         self.writer = convs[-1].writer if convs else None  # read by helper_module.py, which converts alike
+        self.models = frozenset(c.writer.model_var for c in convs)
         blockers = [other_module.placed(p, one, ctx) for one in progs for p in one.blockers]
         if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed

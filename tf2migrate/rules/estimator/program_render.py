@@ -57,11 +57,11 @@ def _model_statements(conv) -> list:
     w, model = conv.writer, conv.model
     if conv.general is not None:
         parts = [[general_render.model_class(conv.general, w)], assemble.optimizers_compat(model, w),
-                 [general_render.build_function(conv.general, w)]]
+                 [general_render.build_function(conv.general, w)], w.examples_function(), w.predict_all_function()]
     else:
         parts = [[shim.layer_class(conv.shim, w)] if conv.shim else [], assemble.optimizers_compat(model, w),
                  [w.build_function(shim.construct(conv.shim) if conv.shim else None)], w.predictions_function(),
-                 w.examples_function()]
+                 w.examples_function(), w.predict_all_function()]
     return templates.apart(parts)
 
 
@@ -125,6 +125,11 @@ def run_statements(orig, stmt, r, w, ctx) -> list:
             return assemble.with_lines(r.train_and_evaluate(call), stmt)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in uses.METHODS:
             return assemble.with_lines(r.method(call), stmt)
+    kept = _kept_result(small, ctx)
+    if kept is not None:  # `result = train_and_evaluate(...)`, `a, b = ...`, `return ...`
+        *prelude, last = r.train_and_evaluate_result(kept.value)
+        return assemble.with_lines([*prelude, last.with_changes(body=[kept.with_changes(value=last.body[0].value)])],
+                                   stmt)
     target, value = uses.assignment(orig)
     if target is not None and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
             and value.func.attr.value in uses.METHODS and value.func.value.deep_equals(cst.Name(r.prog.var)):
@@ -140,3 +145,11 @@ def run_statements(orig, stmt, r, w, ctx) -> list:
             return made
     replacer = assemble.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=ctx)
     return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]
+
+
+def _kept_result(small, ctx):
+    """The `Assign` or `Return` whose value is a `train_and_evaluate` call, else None."""
+    if isinstance(small, (cst.Assign, cst.Return)) and isinstance(small.value, cst.Call) \
+            and ctx.resolve(small.value.func)[1] == "tf.estimator.train_and_evaluate":
+        return small
+    return None

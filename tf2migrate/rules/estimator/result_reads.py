@@ -1,46 +1,106 @@
 """What the program reads from `evaluate`'s and `predict`'s results, checked against what Keras will return.
 
 `Estimator.evaluate` returned a dict with `loss`, `global_step`, the eval metrics and, for a canned estimator,
-`average_loss`, `label/mean`, `prediction/mean` and more; `model.evaluate(return_dict=True)` returns `loss`
-and the compiled metrics, under their TF1 keys. A key the program reads that Keras will not return would be
-a KeyError in the migrated program, so it blocks the conversion, on its line. A canned estimator's `predict`
+`average_loss`, `label/mean`, `prediction/mean` and more (`train_and_evaluate` returned it as the first of a
+pair); `model.evaluate(return_dict=True)` returns `loss` and the compiled metrics, under their TF1 keys. A key
+the program reads that Keras will not return (`results["global_step"]`, `"{global_step}".format(**results)`)
+would be a KeyError in the migrated program, so it blocks the conversion, on its line. A canned estimator's `predict`
 yielded one dict per example (`predictions`, `class_ids`, `probabilities`, ...); the Keras model returns
 its output batch, so a program that iterates a canned estimator's predictions blocks too.
 """
 from __future__ import annotations
 
+import re
+import string
+
 import libcst as cst
 
 from tf2migrate.rules.estimator import plans
 from tf2migrate.rules.estimator.args import Unreadable
-from tf2migrate.rules.estimator.uses import assignment, method_of
+from tf2migrate.rules.estimator.uses import callee, method_of
+
+TRAIN_AND_EVALUATE = "tf.estimator.train_and_evaluate"
 
 
-def blockers(module: cst.Module, prog) -> list:
+def blockers(module: cst.Module, prog, ctx) -> list:
     """Unreadable for each read the converted program could not answer (see the module docstring)."""
     var = prog.var
-    results = {name for stmt in module.body for name, value in [assignment(stmt)]
-               if name and method_of(value, var) == "evaluate"}
+    results, pairs = _results(module, var, ctx)
     known = {"loss"} | {_key(m) for m in (prog.model.metrics if prog.model is not None else ())}
     found = []
 
+    def missing(node, key) -> None:
+        found.append(Unreadable(node, f"the program reads `{key}` from evaluate's results, which the Keras model "
+                                f"does not report (it reports {', '.join(sorted(known))}): read another key, or add "
+                                "the metric to the model by hand"))
+
     class _Reads(cst.CSTVisitor):
         def visit_Subscript(self, node):
-            key = _string_key(node)
-            if isinstance(node.value, cst.Name) and node.value.value in results and key is not None \
-                    and key not in known:
-                found.append(Unreadable(node, f"the program reads `{key}` from evaluate's results, which the Keras "
-                                        f"model does not report (it reports {', '.join(sorted(known))}): read "
-                                        "another key, or add the metric to the model by hand"))
+            key, read = _string_key(node), node.value
+            if key is None or key in known:
+                return
+            # `metrics["auc"]` of `metrics = est.evaluate(...)`, `result[0]["auc"]` of `result = train_and_evaluate(...)`,
+            # `est.evaluate(...)["auc"]`
+            if _named(read, results) or isinstance(read, cst.Subscript) and _named(read.value, pairs) \
+                    and _index(read) == 0 or method_of(read, var) == "evaluate":
+                missing(node, key)
 
         def visit_Call(self, node):
             if plans.canned(prog.model) and method_of(node, var) == "predict":
                 found.append(Unreadable(node, "a canned estimator's predict yielded one dict per example "
                                         "(predictions, class_ids, probabilities...); the Keras model returns its "
                                         "output batch: convert the predictions by hand"))
+            for key in _format_fields(node, results) - known:  # `"{accuracy:0.3f}".format(**eval_result)`
+                missing(node, key)
 
     module.visit(_Reads())
     return found
+
+
+def _results(module: cst.Module, var: str, ctx) -> tuple:
+    """(names given evaluate's dict, names given train_and_evaluate's `(metrics, exports)` pair), in any block."""
+    results, pairs = set(), set()
+
+    class _Assigns(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            for target in (t.target for t in node.targets):
+                if isinstance(target, cst.Name) and method_of(node.value, var) == "evaluate":
+                    results.add(target.value)
+                elif callee(node.value, ctx) != TRAIN_AND_EVALUATE:
+                    continue
+                elif isinstance(target, cst.Name):
+                    pairs.add(target.value)
+                elif isinstance(target, (cst.Tuple, cst.List)) and target.elements \
+                        and isinstance(target.elements[0].value, cst.Name):  # `metrics, exports = ...`
+                    results.add(target.elements[0].value.value)
+
+    module.visit(_Assigns())
+    return results, pairs
+
+
+def _format_fields(call: cst.Call, results: set) -> set:
+    """The fields of `"...{accuracy}...".format(**eval_result)`: the keys it reads from the results."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, cst.SimpleString)
+            and any(a.star == "**" and _named(a.value, results) for a in call.args)):
+        return set()
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(func.value.evaluated_value) if f]
+    except (ValueError, TypeError):  # not a format string Python reads, or bytes
+        return set()
+    return {key for key in (re.split(r"[.\[]", f)[0] for f in fields) if key and not key.isdigit()}
+
+
+def _named(node, names: set) -> bool:
+    return isinstance(node, cst.Name) and node.value in names
+
+
+def _index(node: cst.Subscript):
+    """The integer of `x[0]`, else None."""
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    value = node.slice[0].slice.value
+    return int(value.value) if isinstance(value, cst.Integer) else None
 
 
 def _key(metric):

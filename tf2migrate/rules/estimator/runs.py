@@ -164,6 +164,22 @@ class Runs:
             self.notes += notes
         return out
 
+    def train_and_evaluate_result(self, call: cst.Call) -> list:
+        """The statements of a `train_and_evaluate` whose result the program keeps, the last one an expression
+        statement of that result: TF1 returned `(evaluate's metrics dict, the exporters' results)` when it ran
+        locally, `(model.evaluate(..., return_dict=True), [])` with no exporter."""
+        *out, last = self.train_and_evaluate(call)  # (its specs are read there: assigned in this file)
+        spec = self.prog.specs[bind(call, ("estimator", "train_spec", "eval_spec"), "")["eval_spec"].value][1]
+        evaluate = last.body[0].value if isinstance(last, cst.SimpleStatementLine) and isinstance(
+            last.body[0], cst.Expr) and isinstance(last.body[0].value, cst.Call) else None
+        if "exporters" in spec or self.prog.cluster is not None \
+                or self.w.kind in (StrategyKind.PARAMETER_SERVER, StrategyKind.MULTI_WORKER) or evaluate is None \
+                or source(evaluate.func) != f"{self.w.model_var}.evaluate":
+            raise Unreadable(call, "the result of train_and_evaluate (its evaluation and export results; undefined "
+                             "when distributed) has no Keras counterpart here: call it on its own line and read "
+                             "model.evaluate(...)'s dict by hand")
+        return out + [templates.statement("({evaluate}, [])", self.w, evaluate=evaluate)]
+
     def method(self, call: cst.Call) -> list:
         """The statements replacing `estimator.<method>(...)`: the last one is the expression that replaces it."""
         name = call.func.attr.value
@@ -191,10 +207,13 @@ class Runs:
         if name == "evaluate":
             return self.evaluate(bound["input_fn"], bound.get("steps"))
         predict = templates.call(f"{self.w.model_var}.predict", [self.dataset(bound["input_fn"])])
-        if self.w.predictions_function():
-            self.notes.append((call, "TFM314", f"predict yields one dict per example: {self.w.examples_name} "
-                               "unbatches model.predict's batch, with NumPy values"))
-            predict = templates.expression("{examples}({predictions}({predict}))", self.w, predict=predict,
-                                           examples=self.w.examples_name, predictions=self.w.pred_name)
+        if self.w.steps_per_execution:  # Keras must be told the steps: emit.PREDICT_ALL counts them
+            predict = templates.call(self.w.predict_all_name, [self.w.model_var, self.dataset(bound["input_fn"])])
+        if self.w.predictions_function():  # the PREDICT output from the model's (the general path's predict_step)
+            predict = templates.expression("{predictions}({predict})", self.w, predict=predict,
+                                           predictions=self.w.pred_name)
+        self.notes.append((call, "TFM314", f"predict yields one prediction per example: {self.w.examples_name} "
+                           "unbatches model.predict's batch, with NumPy values"))
+        predict = templates.expression("{examples}({predict})", self.w, predict=predict, examples=self.w.examples_name)
         return [templates.statement("{call}", self.w, call=predict)]
 

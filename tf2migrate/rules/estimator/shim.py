@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import templates, training_flag
+from tf2migrate.rules.estimator import shim_guards, templates, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
@@ -35,6 +35,7 @@ class ShimPlan:
     params: bool = False  # the forward pass reads params: the layer gets them in its constructor
     training: bool = False  # it reads `mode == ModeKeys.TRAIN`: the layer's `training` argument
     ctx: object = None
+    rescoped: bool = False  # unnamed tf1.layers: `call` re-enters the variable scope (shim_guards.py)
 
 
 def plan(model, ctx):
@@ -63,12 +64,16 @@ def plan(model, ctx):
                 arg, "`partitioner=` outside a variable_scope in a forward pass the Keras shim would keep: TF2's "
                 "get_variable takes no partitioner; move it to a variable_scope or convert by hand"))
             return None
+    lookup = shim_guards.mod_lookup(stmts, ctx) if found else None
+    if lookup is not None:  # the partitioner goes: TF1's shard-by-shard reading could not be kept
+        model.forward_blockers.insert(0, Unreadable(lookup, shim_guards.WHY_MOD, "TFM326"))
+        return None
     base = model.node.name.value
     camel = "".join(p.capitalize() for p in base.split("_") if p)
     name = ("_" if base.startswith("_") else "") + camel + "Layer"
     return ShimPlan(name, [i for i in model.forward_indices if not is_docstring(body[i])], model.loss.output.value,
                     model.node, found, any("params" in names_in(s) for s in stmts),
-                    any(training_flag.uses(s, ctx) for s in stmts), ctx)
+                    any(training_flag.uses(s, ctx) for s in stmts), ctx, shim_guards.unnamed_layers(stmts, ctx))
 
 
 def _partitioner_args(stmt) -> list:
@@ -130,6 +135,12 @@ def layer_class(shim: ShimPlan, w) -> cst.ClassDef:
         if drop.dropped != len(shim.partitioners):
             raise Unreadable(shim.partitioners[0], "partitioner not understood in the forward pass kept in the "
                              "Keras shim: convert by hand")
+    body = list(kept.body)
+    if shim.rescoped:  # layer names restart at every call (shim_guards.py)
+        scope = templates.expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
+                                     current=w.tf("tf.compat.v1.get_variable_scope"))
+        body = [templates.statement("with {scope}:\n{i}{body}", w, scope=scope, body=templates.block(body))
+                .with_changes(leading_lines=[cst.EmptyLine(comment=cst.Comment(RESCOPED))])]
     shim.name = w.fresh(shim.name)
     return templates.statement(
         LAYER, w, name=shim.name, layer=w.tf("tf.keras.layers.Layer"), docstring=DOCSTRING.format(
@@ -137,7 +148,7 @@ def layer_class(shim: ShimPlan, w) -> cst.ClassDef:
         track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"),
         params=templates.parameters("self", "features", **({"training": "None"} if shim.training else {})),
         read_params=[templates.statement("params = self.params", w)] if shim.params else [],
-        kept=list(kept.body), output=shim.output)
+        kept=body, output=shim.output)
 
 
 LAYER = '''class {name}({layer}):
@@ -151,6 +162,7 @@ LAYER = '''class {name}({layer}):
 {i}{i}{kept}
 {i}{i}return {output}
 '''
+RESCOPED = "# TF1 layer names restart at every call, as in the model_fn's own graph"
 DOCSTRING = '"""The forward pass of `{fn}`, kept as written: Keras tracks its TF1 variables."""'
 INIT = '''def __init__(self, params, **kwargs):
 {i}super().__init__(**kwargs)

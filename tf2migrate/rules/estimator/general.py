@@ -16,7 +16,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import general_read, modes
+from tf2migrate.rules.estimator import general_read, gradients, modes, tf1_style
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -54,12 +54,18 @@ class GeneralPlan(ModelPlan):
     predict_output: Optional[cst.BaseExpression] = None
     uses_params: bool = False  # the model_fn takes params: the builder and the model's constructor get them
     training: bool = False  # the forward pass reads `mode == ModeKeys.TRAIN`: call's `training`
+    gradients: list = field(default_factory=list)  # train_step's statements after the tape (gradients.py)
+    applied: Optional[cst.BaseExpression] = None  # what the model_fn's apply_gradients applied
+    optimizers: tuple = ()  # the model_fn's names of its optimizer, whose compute_gradients the tape replaces
+    tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
+    tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
     name: str = "ModelFnModel"
 
 
-def plan(model, ctx) -> GeneralPlan:
-    """The general plan for a model_fn (`model`: its IdiomaticPlan); raises Unreadable with the reason."""
+def plan(model, ctx, helpers=()) -> GeneralPlan:
+    """The general plan for a model_fn (`model`: its IdiomaticPlan; `helpers`: the names of the functions it may
+    call, listed when they run under the shim); raises Unreadable with the reason."""
     fn = model.node
     body = list(fn.body.body)
     runs = {}
@@ -84,7 +90,13 @@ def plan(model, ctx) -> GeneralPlan:
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
     in_forward = {id(s) for s in forward}
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
+    if env.applied is not None:  # compute_gradients ... apply_gradients: kept after the tape (gradients.py)
+        result.train, result.gradients = gradients.split(rest_t, spec_t["loss"], ctx, env.optimizers,
+                                                         general_read.bound_in)
+        result.applied = gradients.applied(env.applied)
+        result.optimizers = tuple(env.optimizers)
     result.uses_params = any(p.name.value == "params" for p in fn.params.params)
+    gradient_ids = {id(s) for s in result.gradients}  # computed in TF1's EVAL graph too, never run: not kept there
     evaluate, spec_e = runs["EVAL"]
     if spec_e.get("loss") is not None:
         seen = {id(s) for s in evaluate}
@@ -92,21 +104,29 @@ def plan(model, ctx) -> GeneralPlan:
             if id(stmt) not in seen:
                 raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
                                  "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
-        result.evaluate = [s for s in env.kept(evaluate) if id(s) not in in_forward]
+        result.evaluate = [s for s in env.kept(evaluate) if id(s) not in in_forward | gradient_ids]
         result.eval_loss = spec_e["loss"]
         if "eval_metric_ops" in spec_e:
             result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx)
     predict, spec_p = runs["PREDICT"]
     if spec_p.get("predictions") is not None:
-        result.predict = [s for s in env.kept(predict) if id(s) not in in_forward]
+        result.predict = [s for s in env.kept(predict) if id(s) not in in_forward | gradient_ids]
         result.predict_output = spec_p["predictions"]
         for stmt in result.predict:
             if "labels" in names_in(stmt):
                 raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
-    for stmt in [*result.train, *(result.evaluate or []), *(result.predict or [])]:
+    for stmt in [*result.train, *result.gradients, *(result.evaluate or []), *(result.predict or [])]:
         general_read.check_step_statement(stmt, ctx)
+    on_tape = gradients.OnTape(ctx, "loss", env.optimizers)
+    for stmt in [*forward, *result.train, *result.gradients, *(result.evaluate or []), *(result.predict or []),
+                 *([result.applied] if result.applied is not None else [])]:
+        name = env.setup_read(stmt.visit(on_tape) if id(stmt) in {id(g) for g in result.gradients} else stmt)
+        if name is not None:
+            raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "
+                             "and train op become the Keras optimizer applied in train_step, the global step its "
+                             "iterations, UPDATE_OPS what Keras layers do themselves): convert this statement by hand")
     read = set()
-    for node in [*result.train, *(result.evaluate or []), *(result.predict or []), result.train_loss,
+    for node in [*result.train, *result.gradients, result.applied, *(result.evaluate or []), *(result.predict or []), result.train_loss,
                  result.eval_loss, result.predict_output, *[a[1] if isinstance(a, tuple) else a
                                                             for m in result.metrics for a in m.args]]:
         if node is not None:
@@ -118,6 +138,8 @@ def plan(model, ctx) -> GeneralPlan:
     from tf2migrate.rules.estimator import training_flag
 
     result.training = any(training_flag.uses(s, ctx) for s in forward)
+    result.tf1_forward = tf1_style.parts(forward, ctx, helpers)
+    result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
     base = fn.name.value
     result.name = ("_" if base.startswith("_") else "") + "".join(p.capitalize() for p in base.split("_") if p) + "Model"
     return result

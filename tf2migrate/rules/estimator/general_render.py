@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import emit, regularization, templates, training_flag
+from tf2migrate.rules.estimator import emit, gradients, regularization, templates, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
@@ -36,8 +36,7 @@ CLASS = '''class {name}({model}):
 {i}{i}features, labels = data
 {i}{i}with {tf}.GradientTape() as tape:
 {i}{i}{i}{train}
-{i}{i}gradients = tape.gradient({target}, self.trainable_variables)
-{i}{i}self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
+{i}{i}{apply}
 {i}{i}self.loss_tracker.update_state({loss})
 {i}{i}return {"loss": self.loss_tracker.result()}
 
@@ -73,7 +72,7 @@ def model_class(gp, w) -> cst.ClassDef:
     loss, tail = _loss(gp.train_loss, w)
     scope = templates.expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
                                  current=w.tf("tf.compat.v1.get_variable_scope"))
-    return templates.statement(
+    made = templates.statement(
         CLASS, w, name=gp.name, model=w.tf("tf.keras.Model"), docstring=DOCSTRING.format(fn=gp.node.name.value),
         init_params=templates.parameters("self", *(["params"] if gp.uses_params else [])).with_changes(
             star_kwarg=cst.Param(cst.Name("kwargs"))), init=_init(gp, w),
@@ -82,8 +81,27 @@ def model_class(gp, w) -> cst.ClassDef:
         call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
         read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w) + tail + _replica_scale(loss, w), loss=loss,
-        target="scaled_loss" if w.kind.replicated else loss,
+        apply=_apply(gp, "scaled_loss" if w.kind.replicated else loss, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated))
+    return _commented_call(made, tf1_style.comment(gp.tf1_forward))
+
+
+def _commented_call(cls: cst.ClassDef, comment: str) -> cst.ClassDef:
+    """The TFM336 comment above `call`'s decorator: what still runs TF1-style under the shim."""
+    body = [stmt.with_changes(leading_lines=[*stmt.leading_lines, cst.EmptyLine(comment=cst.Comment(comment))])
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "call" else stmt for stmt in cls.body.body]
+    return cls.with_changes(body=cls.body.with_changes(body=body))
+
+
+def _apply(gp, target: str, w, updated) -> list:
+    """The step's update: the tape's gradients applied, or the model_fn's own gradient statements (gradients.py)."""
+    if gp.applied is None:
+        return templates.statements("gradients = tape.gradient({target}, self.trainable_variables)\n"
+                                    "self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))\n",
+                                    w, target=target)
+    on_tape = gradients.OnTape(w.ctx, target, set(gp.optimizers))
+    kept = [s.visit(on_tape) for s in _step(None, updated(gp.gradients), gp.gradients, w)]
+    return kept + [templates.statement("self.optimizer.apply_gradients({applied})", w, applied=w.text(gp.applied))]
 
 
 def _replica_scale(loss: str, w) -> list:
@@ -144,7 +162,7 @@ def build_function(gp, w) -> cst.FunctionDef:
 def _step(head, stmts, originals, w) -> list:
     """A step's statements: the forward pass's outputs, then the kept ones, over the model's own variables."""
     on_model = regularization._OnModel(w.ctx, "self")
-    return [head] + _read_params(originals, w) + [s.visit(on_model) for s in stmts]
+    return ([head] if head is not None else []) + _read_params(originals, w) + [s.visit(on_model) for s in stmts]
 
 
 def _loss(expr, w):
@@ -178,6 +196,8 @@ def _places(stmts, prefix=()) -> dict:
     out = {}
     for k, stmt in enumerate(stmts):
         out[id(stmt)] = prefix + (k,)
+        if isinstance(stmt, cst.With):  # `with tf1.control_dependencies(update_ops):`, flattened (general_read.py)
+            out.update(_places(stmt.body.body, prefix + (k, "with")))
         if isinstance(stmt, cst.If):
             out.update(_places(stmt.body.body, prefix + (k, "body")))
             if isinstance(stmt.orelse, cst.If):
@@ -191,5 +211,6 @@ def _follow(stmts, path):
     stmt = stmts[path[0]]
     if len(path) == 1:
         return stmt
-    branch = {"body": lambda: stmt.body.body, "elif": lambda: [stmt.orelse], "else": lambda: stmt.orelse.body.body}
+    branch = {"body": lambda: stmt.body.body, "elif": lambda: [stmt.orelse], "else": lambda: stmt.orelse.body.body,
+              "with": lambda: stmt.body.body}
     return _follow(branch[path[1]](), path[2:])

@@ -167,7 +167,7 @@ INFOS = (
           "still runs TF1-style, in the order it appears: tf1.layers, tf1.get_variable and variable scopes, tf1.losses, "
           "and the program's own helper functions the forward pass calls (they build layers under the shim too). "
           "Replace them by Keras layers and losses, one at a time, checking the numbers with `tf2migrate verify`, then "
-          "drop the shim.", severity=Severity.WARNING, example="TFM321"),
+          "drop the shim.", severity=Severity.WARNING, fix="report only", example="TFM321"),
     _info("TFM323", "logged-tensors-not-kept", "LoggingTensorHook of graph tensors -> a LambdaCallback printing "
           "Keras' logs", "LoggingTensorHook logged graph tensors by name, which Keras does not have: the "
           "LambdaCallback prints the loss and metrics every N batches instead; log those tensors from a "

@@ -126,10 +126,16 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
                              "then summed the replicas' gradients unscaled, which the Keras Model subclass "
                              "(TFM321) does not write; convert by hand")
         helpers = {n for n, d in prog.defs.items() if isinstance(d, cst.FunctionDef)}
-        return general.plan(model, ctx, helpers | (prog.closure.helpers() if prog.closure is not None else set()))
     except Unreadable as problem:
         problem.code = problem.code or "TFM302"
         model.blockers.append(problem)
+        return None
+    try:
+        return general.plan(model, ctx, helpers | (prog.closure.helpers() if prog.closure is not None else set()))
+    except Unreadable as problem:  # the default path's reason is the one to fix: what the idiomatic reader did not
+        problem.code = problem.code or "TFM302"  # understand, the default path keeps as written
+        model.blockers[:] = [problem]
+        model.forward_blockers[:] = []
         return None
 
 

@@ -181,7 +181,8 @@ def split_forward(stmts, loss_names: set, ctx):
     forward, rest, tainted = [], [], {"labels"}
     for stmt in stmts:
         binds = bound_in([stmt])
-        if names_in(stmt) & tainted or set(binds) & loss_names or _reads_variables(stmt, ctx):
+        mode_only = not binds and training_flag.uses(stmt, ctx) is None  # `tf1.logging.info(..., mode)`: in the step
+        if names_in(stmt) & tainted or set(binds) & loss_names or _reads_variables(stmt, ctx) or mode_only:
             tainted |= set(binds)
             rest.append(stmt)
         else:
@@ -200,9 +201,8 @@ def split_forward(stmts, loss_names: set, ctx):
 
 
 def check_step_statement(stmt, ctx) -> None:
+    """A statement of a step may read `mode`: each step knows its own (modes.Known)."""
     _check(stmt, ctx)
-    if "mode" in names_in(stmt):
-        raise Unreadable(stmt, "reads `mode` other than in an `if` on the mode: convert by hand")
 
 
 def _check(stmt, ctx) -> None:

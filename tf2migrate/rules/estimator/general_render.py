@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import emit, gradients, regularization, templates, tf1_style, training_flag
+from tf2migrate.rules.estimator import emit, gradients, modes, regularization, templates, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
@@ -80,7 +80,7 @@ def model_class(gp, w) -> cst.ClassDef:
         track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"), scope=scope,
         call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
         read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
-        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w) + tail + _replica_scale(loss, w), loss=loss,
+        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(loss, w), loss=loss,
         apply=_apply(gp, "scaled_loss" if w.kind.replicated else loss, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated))
     return _commented_call(made, tf1_style.comment(gp.tf1_forward))
@@ -100,7 +100,7 @@ def _apply(gp, target: str, w, updated) -> list:
                                     "self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))\n",
                                     w, target=target)
     on_tape = gradients.OnTape(w.ctx, target, set(gp.optimizers))
-    kept = [s.visit(on_tape) for s in _step(None, updated(gp.gradients), gp.gradients, w)]
+    kept = [s.visit(on_tape) for s in _step(None, updated(gp.gradients), gp.gradients, w, "TRAIN")]
     return kept + [templates.statement("self.optimizer.apply_gradients({applied})", w, applied=w.text(gp.applied))]
 
 
@@ -137,14 +137,14 @@ def _test_step(gp, w, updated) -> list:
     loss, tail = _loss(gp.eval_loss, w)
     updates = [templates.statement("{call}", w, call=templates.call(templates.expression(
         "self.eval_metrics[{key}].update_state", w, key=w.text(m.key)), _args(m, w))) for m in gp.metrics]
-    body = _step(_head(gp, "False", w), updated(gp.evaluate), gp.evaluate, w) + tail
+    body = _step(_head(gp, "False", w), updated(gp.evaluate), gp.evaluate, w, "EVAL") + tail
     return [templates.statement(TEST_STEP, w, body=body, loss=loss, updates=updates)]
 
 
 def _predict_step(gp, w, updated) -> list:
     if gp.predict is None:
         return []
-    body = _step(_head(gp, "False", w), updated(gp.predict), gp.predict, w)
+    body = _step(_head(gp, "False", w), updated(gp.predict), gp.predict, w, "PREDICT")
     return [templates.statement(PREDICT_STEP, w, tf=w.tf("tf"), body=body, output=w.text(gp.predict_output))]
 
 
@@ -159,10 +159,12 @@ def build_function(gp, w) -> cst.FunctionDef:
         optimizer=optimizer, compile=templates.statement("{model}.compile(optimizer=optimizer)", w, model=model))
 
 
-def _step(head, stmts, originals, w) -> list:
-    """A step's statements: the forward pass's outputs, then the kept ones, over the model's own variables."""
-    on_model = regularization._OnModel(w.ctx, "self")
-    return ([head] if head is not None else []) + _read_params(originals, w) + [s.visit(on_model) for s in stmts]
+def _step(head, stmts, originals, w, mode) -> list:
+    """A step's statements: the forward pass's outputs, then the kept ones, over the model's own variables, with the
+    step's mode known (modes.Known)."""
+    on_model, known = regularization._OnModel(w.ctx, "self"), modes.Known(mode, w.ctx)
+    return ([head] if head is not None else []) + _read_params(originals, w) + [s.visit(on_model).visit(known)
+                                                                                for s in stmts]
 
 
 def _loss(expr, w):

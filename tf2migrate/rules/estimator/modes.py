@@ -65,10 +65,12 @@ def value(test, mode: str, ctx) -> Optional[bool]:
     return None
 
 
-def specialize(body, mode: str, ctx):
+def specialize(body, mode: str, ctx, specs=None):
     """(statements run in `mode`, the returned EstimatorSpec's arguments or None if it does not return).
-    Mode asserts and TF1 summaries are left out; raises Unreadable for a return that is no EstimatorSpec."""
-    out = []
+    Mode asserts and TF1 summaries are left out; raises Unreadable for a return that is no EstimatorSpec.
+    A spec may be assigned to a name first (`output_spec = EstimatorSpec(...)`, then `return output_spec`):
+    `specs` holds those the run assigned so far."""
+    out, specs = [], {} if specs is None else specs
     for stmt in body:
         if spec.is_docstring(stmt):
             continue
@@ -76,14 +78,20 @@ def specialize(body, mode: str, ctx):
             taken = value(stmt.test, mode, ctx)
             if taken is not None:
                 branch = stmt.body.body if taken else _orelse(stmt.orelse)
-                inner, returned = specialize(branch, mode, ctx)
+                inner, returned = specialize(branch, mode, ctx, specs)
                 out += inner
                 if returned is not None:
                     return out, returned
                 continue
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            made = spec.estimator_spec(small.value, ctx)
+            if made is not None:
+                specs[small.targets[0].target.value] = made
+                continue
         if isinstance(small, cst.Return):
-            returned = spec.estimator_spec(small.value, ctx)
+            named = specs.get(small.value.value) if isinstance(small.value, cst.Name) else None
+            returned = named if named is not None else spec.estimator_spec(small.value, ctx)
             if returned is None:
                 raise Unreadable(small, "model_fn returns something other than an EstimatorSpec: convert by hand")
             return out, returned
@@ -101,3 +109,30 @@ def _orelse(orelse) -> list:
     if isinstance(orelse, cst.If):  # elif
         return [orelse]
     return list(orelse.body.body)
+
+
+VALUES = {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"}  # tf.estimator.ModeKeys' strings
+
+
+class Known(cst.CSTTransformer):
+    """A statement kept in a step, where the mode is known: a test on the mode becomes its value, `mode` itself
+    the ModeKeys string TF1 gave (`tf1.logging.info("mode: %s", mode)` logs what it logged)."""
+
+    def __init__(self, mode: str, ctx) -> None:
+        super().__init__()
+        self.mode, self.ctx = mode, ctx
+
+    def _known(self, original, updated):
+        known = value(original, self.mode, self.ctx)
+        return updated if known is None else cst.Name(str(known), lpar=original.lpar, rpar=original.rpar)
+
+    leave_Comparison = leave_BooleanOperation = leave_UnaryOperation = _known
+
+    def leave_Name(self, original, updated):
+        return cst.SimpleString(f'"{VALUES[self.mode]}"') if original.value == "mode" else updated
+
+    def leave_Attribute(self, original, updated):  # `x.mode` is no use of the name
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original, updated):  # nor `f(mode=...)`'s keyword
+        return updated.with_changes(keyword=original.keyword)

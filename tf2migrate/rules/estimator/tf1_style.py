@@ -14,7 +14,7 @@ from tf2migrate.engine.emit import source
 
 CODE = "TFM336"
 PREFIXES = ("tf.layers.", "tf.losses.", "tf.contrib.", "tf.keras.layers.")  # keras layers: fine, but called TF1-style
-SHIM_NAMES = {"tf.get_variable", "tf.variable_scope", "tf.get_variable_scope", "tf.Variable", "tf.global_variables", "tf.initializers.variance_scaling", "tf.truncated_normal_initializer",
+SHIM_NAMES = {"tf.feature_column.input_layer", "tf.get_variable", "tf.variable_scope", "tf.get_variable_scope", "tf.Variable", "tf.global_variables", "tf.initializers.variance_scaling", "tf.truncated_normal_initializer",
               "tf.random_normal_initializer", "tf.glorot_uniform_initializer"}
 
 

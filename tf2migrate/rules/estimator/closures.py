@@ -28,10 +28,10 @@ class Closure:
     def model_fn(self) -> cst.FunctionDef:
         return self.builder.body.body[self.inner]
 
-    def helpers(self) -> set:
-        """The functions the builder defines besides the model_fn (the model_fn may call them)."""
-        return {s.name.value for k, s in enumerate(self.builder.body.body) if isinstance(s, cst.FunctionDef)
-                and k != self.inner}
+    def defs(self) -> dict:
+        """The functions and classes the builder defines besides the model_fn (the model_fn may call them)."""
+        return {s.name.value: s for k, s in enumerate(self.builder.body.body)
+                if isinstance(s, (cst.FunctionDef, cst.ClassDef)) and k != self.inner}
 
 
 def find(module: cst.Module, prog) -> Optional[Closure]:

@@ -49,6 +49,10 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     model = prog.model
     shim_plan = shim.plan(model, ctx) if model is not None and model.forward_blockers and prog.closure is None \
         else None
+    if shim_plan is not None:
+        made = tf1_style.keras_made([model.node.body.body[i] for i in shim_plan.statements], ctx, prog.defs)
+        if made is not None:
+            prog.blockers.append(Unreadable(made, tf1_style.KERAS_MADE))
     general_plan = _general(prog, model, ctx) if shim_plan is None else None
     if general_plan is None and prog.closure is not None and model is not None and not model.blockers \
             and not model.forward_blockers:
@@ -125,13 +129,13 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
             raise Unreadable(model.node.name, "a loss reduced with Reduction.SUM under a strategy: TF1's optimizer "
                              "then summed the replicas' gradients unscaled, which the Keras Model subclass "
                              "(TFM321) does not write; convert by hand")
-        helpers = {n for n, d in prog.defs.items() if isinstance(d, cst.FunctionDef)}
+        defs = {**prog.defs, **(prog.closure.defs() if prog.closure is not None else {})}
     except Unreadable as problem:
         problem.code = problem.code or "TFM302"
         model.blockers.append(problem)
         return None
     try:
-        return general.plan(model, ctx, helpers | (prog.closure.helpers() if prog.closure is not None else set()))
+        return general.plan(model, ctx, defs)
     except Unreadable as problem:  # the default path's reason is the one to fix: what the idiomatic reader did not
         problem.code = problem.code or "TFM302"  # understand, the default path keeps as written
         model.blockers[:] = [problem]

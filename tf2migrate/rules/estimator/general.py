@@ -26,7 +26,7 @@ METRICS = {"accuracy": "Accuracy", "mean_squared_error": "MeanSquaredError", "me
            "MeanAbsoluteError", "root_mean_squared_error": "RootMeanSquaredError", "mean": "Mean"}
 METRIC_PARAMS = ("labels", "predictions", "weights", "metrics_collections", "updates_collections", "name")
 MEAN_PARAMS = ("values", "weights", "metrics_collections", "updates_collections", "name")
-SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops"}
+SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops", "training_hooks"}
 
 
 @dataclass
@@ -57,15 +57,20 @@ class GeneralPlan(ModelPlan):
     gradients: list = field(default_factory=list)  # train_step's statements after the tape (gradients.py)
     applied: Optional[cst.BaseExpression] = None  # what the model_fn's apply_gradients applied
     optimizers: tuple = ()  # the model_fn's names of its optimizer, whose compute_gradients the tape replaces
+    training_hooks: Optional[cst.BaseExpression] = None  # EstimatorSpec(training_hooks=...): callbacks of fit (hooks.py)
+    hooks: dict = field(default_factory=dict)  # local name -> hook call, for training_hooks
+    tensors: set = field(default_factory=set)  # local names Keras logs itself (the loss)
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
     name: str = "ModelFnModel"
 
 
-def plan(model, ctx, helpers=()) -> GeneralPlan:
-    """The general plan for a model_fn (`model`: its IdiomaticPlan; `helpers`: the names of the functions it may
-    call, listed when they run under the shim); raises Unreadable with the reason."""
+def plan(model, ctx, defs=None) -> GeneralPlan:
+    """The general plan for a model_fn (`model`: its IdiomaticPlan; `defs`: the functions and classes it may call,
+    by name: a helper runs under the shim too); raises Unreadable with the reason."""
+    defs = defs or {}
+    helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
     fn = model.node
     body = list(fn.body.body)
     runs = {}
@@ -96,6 +101,8 @@ def plan(model, ctx, helpers=()) -> GeneralPlan:
         result.applied = gradients.applied(env.applied)
         result.optimizers = tuple(env.optimizers)
     result.uses_params = any(p.name.value == "params" for p in fn.params.params)
+    result.training_hooks, result.hooks = spec_t.get("training_hooks"), env.hooks
+    result.tensors = {spec_t["loss"].value} if isinstance(spec_t["loss"], cst.Name) else set()
     gradient_ids = {id(s) for s in result.gradients}  # computed in TF1's EVAL graph too, never run: not kept there
     evaluate, spec_e = runs["EVAL"]
     if spec_e.get("loss") is not None:
@@ -110,7 +117,8 @@ def plan(model, ctx, helpers=()) -> GeneralPlan:
             result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx)
     predict, spec_p = runs["PREDICT"]
     if spec_p.get("predictions") is not None:
-        result.predict = [s for s in env.kept(predict) if id(s) not in in_forward | gradient_ids]
+        result.predict = _live([s for s in env.kept(predict) if id(s) not in in_forward | gradient_ids],
+                               names_in(spec_p["predictions"]))
         result.predict_output = spec_p["predictions"]
         for stmt in result.predict:
             if "labels" in names_in(stmt):
@@ -138,6 +146,9 @@ def plan(model, ctx, helpers=()) -> GeneralPlan:
     from tf2migrate.rules.estimator import training_flag
 
     result.training = any(training_flag.uses(s, ctx) for s in forward)
+    made = tf1_style.keras_made(forward, ctx, defs)
+    if made is not None:
+        raise Unreadable(made, tf1_style.KERAS_MADE)
     result.tf1_forward = tf1_style.parts(forward, ctx, helpers)
     result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
     base = fn.name.value
@@ -167,4 +178,16 @@ def _metrics(ops, env, ctx) -> list:
         if "weights" in bound:
             args.append(("sample_weight", bound["weights"]))
         out.append(GeneralMetric(el.key, METRICS[short], args, call))
+    return out
+
+
+def _live(stmts, needed: set) -> list:
+    """The statements a step needs for `needed`: a loss computed before the PREDICT return is not (and reads the
+    labels predict has not); a statement that binds nothing (a log) stays."""
+    out = []
+    for stmt in reversed(stmts):
+        bound = set(general_read.bound_in([stmt]))
+        if not bound or bound & needed:
+            out.insert(0, stmt)
+            needed = (needed - bound) | names_in(stmt)
     return out

@@ -11,6 +11,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import forward as forward_pass, gradients, spec, training_flag
 from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP
@@ -35,6 +36,7 @@ class Env:
         self.metric_dicts: dict = {}  # name -> dict literal of metrics
         self.set_up: dict = {}  # every name a set-up statement bound -> the value it was bound to
         self.update_ops: set = set()  # names of `tf1.get_collection(UPDATE_OPS)`
+        self.hooks: dict = {}  # name -> session hook call
         self.applied = None  # the train op's `opt.apply_gradients(...)` call, when it applies kept gradients
 
     def kept(self, stmts) -> list:
@@ -89,6 +91,9 @@ class Env:
             self.optimizers[name] = self.optimizers[value.args[0].value.value]
             return True
         if isinstance(value, cst.Call) and self._grouped(name, value):
+            return True
+        if isinstance(value, cst.Call) and ctx.resolve(value.func)[1] in HOOK_NAMES:
+            self.hooks[name] = value  # for the spec's training_hooks: callbacks of fit (hooks.py)
             return True
         if isinstance(value, cst.Dict) and value.elements and all(
                 isinstance(e, cst.DictElement) and self._metric(e.value) for e in value.elements):

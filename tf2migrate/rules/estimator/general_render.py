@@ -33,7 +33,7 @@ CLASS = '''class {name}({model}):
 {i}{i}return {outputs}
 
 {i}def train_step(self, data):
-{i}{i}features, labels = data
+{i}{i}{unpack}
 {i}{i}with {tf}.GradientTape() as tape:
 {i}{i}{i}{train}
 {i}{i}{apply}
@@ -47,7 +47,7 @@ CLASS = '''class {name}({model}):
 DOCSTRING = ('"""`{fn}` as a Keras model: its forward pass in `call`, its own loss, metrics and predictions in '
              'the steps."""')
 TEST_STEP = '''def test_step(self, data):
-{i}features, labels = data
+{i}{unpack}
 {i}{body}
 {i}self.loss_tracker.update_state({loss})
 {i}{updates}
@@ -82,7 +82,7 @@ def model_class(gp, w) -> cst.ClassDef:
         read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(loss, w), loss=loss,
         apply=_apply(gp, "scaled_loss" if w.kind.replicated else loss, w, updated),
-        test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated))
+        test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
     return _commented_call(made, tf1_style.comment(gp.tf1_forward))
 
 
@@ -138,7 +138,14 @@ def _test_step(gp, w, updated) -> list:
     updates = [templates.statement("{call}", w, call=templates.call(templates.expression(
         "self.eval_metrics[{key}].update_state", w, key=w.text(m.key)), _args(m, w))) for m in gp.metrics]
     body = _step(_head(gp, "False", w), updated(gp.evaluate), gp.evaluate, w, "EVAL") + tail
-    return [templates.statement(TEST_STEP, w, body=body, loss=loss, updates=updates)]
+    return [templates.statement(TEST_STEP, w, body=body, loss=loss, updates=updates, unpack=_unpack(gp, w))]
+
+
+def _unpack(gp, w) -> cst.BaseStatement:
+    """`features, labels = data`; a model_fn without labels (an autoencoder) reads features alone."""
+    if any(p.name.value == "labels" for p in gp.node.params.params):
+        return templates.statement("features, labels = data", w)
+    return templates.statement("features, _, _ = {unpack}(data)", w, unpack=w.tf("tf.keras.utils.unpack_x_y_sample_weight"))
 
 
 def _predict_step(gp, w, updated) -> list:

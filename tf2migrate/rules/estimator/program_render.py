@@ -107,7 +107,7 @@ def model_statements(conv) -> list:
     if w.params_var is not None and not own:  # the input functions take the params too
         out.append(templates.statement("{params} = {value}", w, params=w.params_var, value=value or "{}"))
         value = w.params_var if value is not None else None
-    if value is None and conv.general is not None and conv.general.uses_params:
+    if value is None and conv.model is not None and conv.model.uses_params and prog.tpu is None:
         value = "{}"  # the Estimator gave the model_fn empty params
     args = [cst.Arg(cst.parse_expression(value))] if value is not None else []
     if prog.tpu is not None and prog.tpu.iterations is not None:

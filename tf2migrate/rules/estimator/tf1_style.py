@@ -59,3 +59,37 @@ def comment(forward: list) -> str:
 def _listed(names: list, most: int = 6) -> str:
     shown = ", ".join(f"`{n}`" for n in names[:most])
     return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+KERAS_MADE = ("a Keras layer or model made in the model_fn's forward pass: kept in `call` under the shim, it would be "
+              "made anew at every call, which tf.function refuses ('only supports singleton tf.Variables created on "
+              "the first call'); use a tf1.layers layer there, or make the Keras model once outside the model_fn, "
+              "then convert")
+
+
+def keras_made(stmts, ctx, defs: dict, seen=None):
+    """The first Keras layer or model the statements construct, directly or in a helper of `defs`, or None. Under
+    the shim a Keras object made in `call` is made anew at every call: tf.function refuses its variables (measured
+    on TF 2.15: "tf.function only supports singleton tf.Variables created on the first call"); tf1.layers' classes
+    reuse theirs through the variable scope and are fine."""
+    seen = set() if seen is None else seen
+    found = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Call(self, node):
+            canonical = ctx.resolve(node.func)[1] or ""
+            name = node.func.value if isinstance(node.func, cst.Name) else None
+            made = defs.get(name)
+            if canonical.startswith("tf.keras.") and canonical.rpartition(".")[2][:1].isupper():
+                found.append(node)
+            elif isinstance(made, cst.ClassDef) and "keras" in "".join(source(b.value) for b in made.bases):
+                found.append(node)
+            elif isinstance(made, cst.FunctionDef) and name not in seen:
+                seen.add(name)
+                if keras_made(made.body.body, ctx, defs, seen) is not None:
+                    found.append(node)
+
+    for stmt in stmts:
+        stmt.visit(_V())
+        if found:
+            return found[0]
+    return None

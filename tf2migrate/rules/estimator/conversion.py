@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
-from tf2migrate.rules.estimator import closures, tf1_style
+from tf2migrate.rules.estimator import closures, general_read, tf1_style
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
@@ -136,9 +136,10 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
         return None
     try:
         return general.plan(model, ctx, defs)
-    except Unreadable as problem:  # the default path's reason is the one to fix: what the idiomatic reader did not
-        problem.code = problem.code or "TFM302"  # understand, the default path keeps as written
-        model.blockers[:] = [problem]
+    except Unreadable as problem:  # the default path's reason is the one to fix, with what no path keeps (contrib,
+        problem.code = problem.code or "TFM302"  # collections); the rest of the idiomatic reader's, it would keep
+        model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]
+                                         if general_read.fatal(p.node, ctx)]
         model.forward_blockers[:] = []
         return None
 

@@ -200,14 +200,24 @@ def split_forward(stmts, loss_names: set, ctx):
     for stmt in forward:
         _check(stmt, ctx)
         if training_flag.uses(stmt, ctx) is None:
-            raise Unreadable(stmt, "the forward pass reads `mode` other than `mode == ModeKeys.TRAIN` (the "
-                             "Keras `training` flag): convert by hand")
+            cond = "tf.cond" in {ctx.resolve(c.func)[1] for c in _calls(stmt)}
+            raise Unreadable(stmt, ("`tf.cond` on the mode" if cond else "the forward pass reads `mode`") + " other "
+                             "than `mode == ModeKeys.TRAIN` (the Keras `training` flag): convert by hand")
     return forward, rest
 
 
 def check_step_statement(stmt, ctx) -> None:
     """A statement of a step may read `mode`: each step knows its own (modes.Known)."""
     _check(stmt, ctx)
+
+
+def fatal(node, ctx) -> bool:
+    """`node` holds what no conversion path keeps (tf.contrib, graph collections, placeholders)."""
+    try:
+        _check(node, ctx)
+    except Unreadable:
+        return True
+    return False
 
 
 def _check(stmt, ctx) -> None:

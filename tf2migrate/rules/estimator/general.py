@@ -11,12 +11,13 @@ Anything else raises Unreadable: the program is then reported and left as it was
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import general_read, gradients, modes, tf1_style
+from tf2migrate.rules.estimator import general_read, gradients, inline_metrics, modes, tf1_style
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -82,7 +83,7 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
                     raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras "
                                      "Model subclass: convert by hand")
         runs[mode] = (stmts, returned or {})
-    env = general_read.Env(ctx)
+    env = general_read.Env(ctx, defs)
     train, spec_t = runs["TRAIN"]
     if "loss" not in spec_t or "train_op" not in spec_t:
         raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")
@@ -114,7 +115,7 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
         result.evaluate = [s for s in env.kept(evaluate) if id(s) not in in_forward | gradient_ids]
         result.eval_loss = spec_e["loss"]
         if "eval_metric_ops" in spec_e:
-            result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx)
+            result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx, defs)
     predict, spec_p = runs["PREDICT"]
     if spec_p.get("predictions") is not None:
         result.predict = _live([s for s in env.kept(predict) if id(s) not in in_forward | gradient_ids],
@@ -156,9 +157,18 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
     return result
 
 
-def _metrics(ops, env, ctx) -> list:
+def _metrics(ops, env, ctx, defs) -> list:
     if isinstance(ops, cst.Name) and ops.value in env.metric_dicts:
         ops = env.metric_dicts[ops.value]
+    if isinstance(ops, cst.Call):  # `metric_fn(labels, logits)`: a helper of the module returning the dict
+        inlined = inline_metrics.returned_dict(ops, defs)
+        if inlined is None:
+            raise Unreadable(ops, "eval_metric_ops from a call that is not a helper of this file returning a dict of "
+                             "tf.metrics (its parameters and local names only): convert by hand")
+        try:
+            return [dataclasses.replace(m, node=ops) for m in _metrics(inlined, env, ctx, defs)]
+        except Unreadable as problem:
+            raise Unreadable(ops, problem.message) from None
     if not isinstance(ops, cst.Dict):
         raise Unreadable(ops, "eval_metric_ops that is not a dict literal: convert by hand")
     out = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward as forward_pass, gradients, spec, training_flag
+from tf2migrate.rules.estimator import forward as forward_pass, gradients, inline_metrics, spec, training_flag
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.optimizers import read_optimizer
@@ -28,8 +28,8 @@ FORBIDDEN = {"tf.get_collection", "tf.add_to_collection", "tf.placeholder", "tf.
 class Env:
     """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
 
-    def __init__(self, ctx) -> None:
-        self.ctx = ctx
+    def __init__(self, ctx, defs=None) -> None:
+        self.ctx, self.defs = ctx, defs or {}
         self.optimizers: dict = {}  # name -> Optimizer
         self.train_ops: dict = {}  # name -> minimize call
         self.metric_calls: dict = {}  # name -> tf1.metrics.* call
@@ -90,6 +90,12 @@ class Env:
                 and value.args[0].value.value in self.optimizers:  # TF2 strategies sum the replicas' gradients
             self.optimizers[name] = self.optimizers[value.args[0].value.value]
             return True
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.defs:
+            made = inline_metrics.returned_dict(value, self.defs)  # `eval_metric_ops = metric_fn(labels, logits)`
+            if isinstance(made, cst.Dict) and made.elements and all(
+                    isinstance(e, cst.DictElement) and self._metric(e.value) for e in made.elements):
+                self.metric_dicts[name] = value  # read where the spec names it (general._metrics)
+                return True
         if isinstance(value, cst.Call) and self._grouped(name, value):
             return True
         if isinstance(value, cst.Call) and ctx.resolve(value.func)[1] in HOOK_NAMES:

@@ -17,7 +17,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import general_read, gradients, inline_metrics, modes, tf1_style
+from tf2migrate.rules.estimator import general_read, general_setup, gradients, inline_metrics, modes, tf1_style
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -83,7 +83,7 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
                     raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras "
                                      "Model subclass: convert by hand")
         runs[mode] = (stmts, returned or {})
-    env = general_read.Env(ctx, defs)
+    env = general_setup.Env(ctx, defs)
     train, spec_t = runs["TRAIN"]
     if "loss" not in spec_t or "train_op" not in spec_t:
         raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")

@@ -1,7 +1,6 @@
 """Reading the statements of a model_fn for the general conversion (general.py).
 
-Statements that only set up TF1 training (the global step, the optimizer, `minimize`, `tf1.metrics.*`
-calls and their dict, `loss = None` defaults) are read, not kept. The others are kept, and the ones of
+Statements that only set up TF1 training are read, not kept (general_setup.py). The others are kept, and the ones of
 the TRAIN run split in two: the forward pass, which reads neither `labels` nor anything computed from
 them and does not compute the loss, and the rest, which train_step computes on the forward pass's output.
 """
@@ -9,182 +8,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward as forward_pass, gradients, inline_metrics, spec, training_flag
-from tf2migrate.rules.estimator.args import Unreadable, bind
-from tf2migrate.rules.estimator.hooks import HOOK_NAMES
-from tf2migrate.rules.estimator.optimizers import read_optimizer
+from tf2migrate.rules.estimator import forward as forward_pass, training_flag
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
-from tf2migrate.rules.estimator.schedules import GLOBAL_STEP
 
-MINIMIZE_PARAMS = ("loss", "global_step", "var_list", "gate_gradients", "aggregation_method",
-                   "colocate_gradients_with_ops", "name", "grad_loss")
-CREATE_TRAIN_OP = {"tf.contrib.training.create_train_op", "tf.contrib.slim.learning.create_train_op"}
-CREATE_PARAMS = ("total_loss", "optimizer", "global_step", "update_ops", "variables_to_train", "transform_grads_fn",
-                 "summarize_gradients", "gate_gradients", "aggregation_method", "colocate_gradients_with_ops",
-                 "check_numerics")
 FORBIDDEN = {"tf.get_collection", "tf.add_to_collection", "tf.placeholder", "tf.get_default_graph"}
-
-
-class Env:
-    """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
-
-    def __init__(self, ctx, defs=None) -> None:
-        self.ctx, self.defs = ctx, defs or {}
-        self.optimizers: dict = {}  # name -> Optimizer
-        self.train_ops: dict = {}  # name -> minimize call
-        self.metric_calls: dict = {}  # name -> tf1.metrics.* call
-        self.metric_dicts: dict = {}  # name -> dict literal of metrics
-        self.set_up: dict = {}  # every name a set-up statement bound -> the value it was bound to
-        self.update_ops: set = set()  # names of `tf1.get_collection(UPDATE_OPS)`
-        self.hooks: dict = {}  # name -> session hook call
-        self.applied = None  # the train op's `opt.apply_gradients(...)` call, when it applies kept gradients
-
-    def kept(self, stmts) -> list:
-        """The statements of one run that its step computes (set-up statements are recorded instead)."""
-        out = []
-        for stmt in stmts:
-            if isinstance(stmt, cst.With) and len(stmt.items) == 1 and self._on_update_ops(stmt.items[0].item):
-                out += self.kept(stmt.body.body)  # the dependency on UPDATE_OPS is what Keras layers do themselves
-                continue
-            if self._setup_block(stmt):
-                continue
-            target, value = _assignment(stmt)
-            if target is None or not self._setup(target, value):
-                out.append(stmt)
-            elif not (isinstance(value, cst.Name) and value.value == "None") \
-                    and self.set_up.setdefault(target, value) is not value and not spec.is_cross_shard(value, self.ctx):
-                raise Unreadable(stmt, f"`{target}` is set up twice (an optimizer or train op chosen by a test?): "
-                                 "the conversion makes one Keras optimizer; choose it before the model_fn or convert "
-                                 "by hand")
-        return out
-
-    def _setup_block(self, stmt) -> bool:
-        """`if params["use_tpu"]: optimizer = CrossShardOptimizer(optimizer)`: a block of set-up statements only."""
-        if not isinstance(stmt, cst.If):
-            return False
-        blocks = [stmt.body.body] + ([[stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body.body]
-                                     if stmt.orelse is not None else [])
-        return all(not self.kept(block) for block in blocks)
-
-    def _on_update_ops(self, item) -> bool:
-        if not (isinstance(item, cst.Call) and self.ctx.resolve(item.func)[1] == "tf.control_dependencies"
-                and len(item.args) == 1):
-            return False
-        dep = item.args[0].value
-        return isinstance(dep, cst.Name) and dep.value in self.update_ops or \
-            isinstance(dep, cst.Call) and spec.is_update_ops(dep, self.ctx)
-
-    def setup_read(self, stmt):
-        """The first set-up name (optimizer, train op, global step, UPDATE_OPS) a kept statement reads, or None."""
-        read = names_in(stmt)
-        return next((name for name in self.set_up if name in read), None)
-
-    def _setup(self, name, value) -> bool:
-        ctx = self.ctx
-        if isinstance(value, cst.Name) and value.value == "None":
-            return True  # `loss = None` before the mode branches assign it
-        if isinstance(value, cst.Call) and spec.is_update_ops(value, ctx):
-            self.update_ops.add(name)  # Keras layers update their own state (batch norm's moving averages)
-            return True
-        if spec.is_cross_shard(value, ctx) and len(value.args) == 1 and isinstance(value.args[0].value, cst.Name) \
-                and value.args[0].value.value in self.optimizers:  # TF2 strategies sum the replicas' gradients
-            self.optimizers[name] = self.optimizers[value.args[0].value.value]
-            return True
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.defs:
-            made = inline_metrics.returned_dict(value, self.defs)  # `eval_metric_ops = metric_fn(labels, logits)`
-            if isinstance(made, cst.Dict) and made.elements and all(
-                    isinstance(e, cst.DictElement) and self._metric(e.value) for e in made.elements):
-                self.metric_dicts[name] = value  # read where the spec names it (general._metrics)
-                return True
-        if isinstance(value, cst.Call) and self._grouped(name, value):
-            return True
-        if isinstance(value, cst.Call) and ctx.resolve(value.func)[1] in HOOK_NAMES:
-            self.hooks[name] = value  # for the spec's training_hooks: callbacks of fit (hooks.py)
-            return True
-        if isinstance(value, cst.Dict) and value.elements and all(
-                isinstance(e, cst.DictElement) and self._metric(e.value) for e in value.elements):
-            self.metric_dicts[name] = value
-            return True
-        if not isinstance(value, cst.Call):
-            return False
-        canonical = ctx.resolve(value.func)[1] or ""
-        if canonical in GLOBAL_STEP and not value.args:
-            return True
-        if canonical.startswith("tf.metrics."):
-            self.metric_calls[name] = value
-            return True
-        opt = read_optimizer(value, ctx)
-        if opt is not None:
-            self.optimizers[name] = opt
-            return True
-        if isinstance(value.func, cst.Attribute) and value.func.attr.value in ("minimize", "apply_gradients") \
-                or canonical in CREATE_TRAIN_OP:
-            self.train_ops[name] = value
-            return True
-        return False
-
-    def _grouped(self, name, call) -> bool:
-        """`train_op = tf1.group(minimize_op, update_ops)`: the train op, with the updates Keras makes itself."""
-        if self.ctx.resolve(call.func)[1] != "tf.group" or any(a.keyword is not None or a.star for a in call.args):
-            return False
-        items = [e.value for a in call.args for e in (a.value.elements if isinstance(a.value, (cst.List, cst.Tuple))
-                                                        else [cst.Element(a.value)])]
-        ops = [i for i in items if isinstance(i, cst.Name) and i.value in self.train_ops]
-        rest = [i for i in items if not (isinstance(i, cst.Name) and i.value in self.update_ops | set(self.train_ops))]
-        if len(ops) != 1 or rest:
-            return False
-        self.train_ops[name] = self.train_ops[ops[0].value]
-        return True
-
-    def _metric(self, value) -> bool:
-        if isinstance(value, cst.Name):
-            return value.value in self.metric_calls
-        return isinstance(value, cst.Call) and (self.ctx.resolve(value.func)[1] or "").startswith("tf.metrics.")
-
-    def optimizer(self, train_op, loss):
-        """The optimizer of `train_op` (a name bound to `minimize`, or the call itself), minimizing `loss`."""
-        call = self.train_ops.get(train_op.value) if isinstance(train_op, cst.Name) else train_op
-        if gradients.is_apply(call) or isinstance(call, cst.Call) and self.ctx.resolve(call.func)[1] in CREATE_TRAIN_OP:
-            return self._applied(call)
-        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "minimize"):
-            raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
-        owner = call.func.value
-        opt = self.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
-            read_optimizer(owner, self.ctx) if isinstance(owner, cst.Call) else None
-        if opt is None:
-            raise Unreadable(call, "`minimize` on something not built from a TF1 optimizer: convert by hand")
-        bound = bind(call, MINIMIZE_PARAMS, "minimize")
-        if set(bound) - {"loss", "global_step", "name"}:
-            raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
-        if not bound["loss"].deep_equals(loss):
-            raise Unreadable(call, "`minimize` of something other than the loss the EstimatorSpec returns: "
-                             "convert by hand")
-        if isinstance(opt.learning_rate, cst.BaseExpression) and names_in(opt.learning_rate) - {"params"} & \
-                (self._locals()):
-            raise Unreadable(opt.learning_rate, "a learning rate computed in the model_fn: convert by hand")
-        return opt
-
-    def _applied(self, call):
-        """The optimizer of `opt.apply_gradients(...)` (its gradients are kept: gradients.py) or of
-        `tf.contrib.training.create_train_op(loss, opt)`, which minimizes the loss as `opt.minimize` does."""
-        if gradients.is_apply(call):
-            owner = call.func.value
-            self.applied = call
-        else:
-            bound = bind(call, CREATE_PARAMS, "create_train_op")
-            extra = set(bound) - {"total_loss", "optimizer", "global_step", "update_ops", "summarize_gradients",
-                                  "check_numerics"}
-            if extra:
-                raise Unreadable(bound[sorted(extra)[0]], f"create_train_op({sorted(extra)[0]}=...): convert by hand")
-            owner = bound["optimizer"]
-        opt = self.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
-            read_optimizer(owner, self.ctx) if isinstance(owner, cst.Call) else None
-        if opt is None:
-            raise Unreadable(call, "a train op on something not built from a TF1 optimizer: convert by hand")
-        return opt
-
-    def _locals(self) -> set:
-        return set(self.optimizers) | set(self.train_ops) | set(self.metric_calls)
 
 
 def split_forward(stmts, loss_names: set, ctx):
@@ -300,10 +128,3 @@ def bound_in(stmts) -> list:
     for stmt in stmts:
         stmt.visit(_V())
     return list(dict.fromkeys(out))
-
-
-def _assignment(stmt):
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
-            and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name):
-        return stmt.body[0].targets[0].target.value, stmt.body[0].value
-    return None, None

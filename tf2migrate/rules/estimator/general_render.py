@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import emit, gradients, modes, regularization, templates, tf1_style, training_flag
+from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
+from tf2migrate.rules.estimator import tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
@@ -65,8 +66,8 @@ def model_class(gp, w) -> cst.ClassDef:
     tf = w.tf("tf")
     gp.name = w.fresh(gp.name)
     fn = w.updated_model_fn
-    places = _places(gp.node.body.body)
-    updated = lambda stmts: [_follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
+    places = statement_paths.places(gp.node.body.body)
+    updated = lambda stmts: [statement_paths.follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
     loss, tail = _loss(gp.train_loss, w)
@@ -198,28 +199,3 @@ def _first(stmts) -> list:
     while lines and lines[0].comment is None:
         lines.pop(0)
     return [stmts[0].with_changes(leading_lines=lines), *stmts[1:]]
-
-
-def _places(stmts, prefix=()) -> dict:
-    """id(statement) -> its path in the model_fn: indices into bodies, through if/elif/else branches."""
-    out = {}
-    for k, stmt in enumerate(stmts):
-        out[id(stmt)] = prefix + (k,)
-        if isinstance(stmt, cst.With):  # `with tf1.control_dependencies(update_ops):`, flattened (general_read.py)
-            out.update(_places(stmt.body.body, prefix + (k, "with")))
-        if isinstance(stmt, cst.If):
-            out.update(_places(stmt.body.body, prefix + (k, "body")))
-            if isinstance(stmt.orelse, cst.If):
-                out.update(_places([stmt.orelse], prefix + (k, "elif")))
-            elif stmt.orelse is not None:
-                out.update(_places(stmt.orelse.body.body, prefix + (k, "else")))
-    return out
-
-
-def _follow(stmts, path):
-    stmt = stmts[path[0]]
-    if len(path) == 1:
-        return stmt
-    branch = {"body": lambda: stmt.body.body, "elif": lambda: [stmt.orelse], "else": lambda: stmt.orelse.body.body,
-              "with": lambda: stmt.body.body}
-    return _follow(branch[path[1]](), path[2:])

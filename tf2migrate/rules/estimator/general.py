@@ -61,6 +61,7 @@ class GeneralPlan(ModelPlan):
     training_hooks: Optional[cst.BaseExpression] = None  # EstimatorSpec(training_hooks=...): callbacks of fit (hooks.py)
     hooks: dict = field(default_factory=dict)  # local name -> hook call, for training_hooks
     tensors: set = field(default_factory=set)  # local names Keras logs itself (the loss)
+    notes: list = field(default_factory=list)  # (node, code, message) reported when the program converts
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
@@ -95,6 +96,10 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
                          "converted to a Keras Model subclass: convert by hand")
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
     in_forward = {id(s) for s in forward}
+    _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
+    made = tf1_style.keras_made(forward, ctx, defs)
+    if made is not None:
+        raise Unreadable(made, tf1_style.KERAS_MADE)
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
     if env.applied is not None:  # compute_gradients ... apply_gradients: kept after the tape (gradients.py)
         result.train, result.gradients = gradients.split(rest_t, spec_t["loss"], ctx, env.optimizers,
@@ -129,11 +134,7 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
     on_tape = gradients.OnTape(ctx, "loss", env.optimizers)
     for stmt in [*forward, *result.train, *result.gradients, *(result.evaluate or []), *(result.predict or []),
                  *([result.applied] if result.applied is not None else [])]:
-        name = env.setup_read(stmt.visit(on_tape) if id(stmt) in {id(g) for g in result.gradients} else stmt)
-        if name is not None:
-            raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "
-                             "and train op become the Keras optimizer applied in train_step, the global step its "
-                             "iterations, UPDATE_OPS what Keras layers do themselves): convert this statement by hand")
+        _no_setup_read([stmt], env, stmt.visit(on_tape) if id(stmt) in {id(g) for g in result.gradients} else stmt)
     read = set()
     for node in [*result.train, *result.gradients, result.applied, *(result.evaluate or []), *(result.predict or []), result.train_loss,
                  result.eval_loss, result.predict_output, *[a[1] if isinstance(a, tuple) else a
@@ -147,9 +148,7 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
     from tf2migrate.rules.estimator import training_flag
 
     result.training = any(training_flag.uses(s, ctx) for s in forward)
-    made = tf1_style.keras_made(forward, ctx, defs)
-    if made is not None:
-        raise Unreadable(made, tf1_style.KERAS_MADE)
+    result.notes = env.notes
     result.tf1_forward = tf1_style.parts(forward, ctx, helpers)
     result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
     base = fn.name.value
@@ -189,6 +188,15 @@ def _metrics(ops, env, ctx, defs) -> list:
             args.append(("sample_weight", bound["weights"]))
         out.append(GeneralMetric(el.key, METRICS[short], args, call))
     return out
+
+
+def _no_setup_read(stmts, env, checked=None) -> None:
+    for stmt in stmts:
+        name = env.setup_read(checked if checked is not None else stmt)
+        if name is not None:
+            raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "
+                             "and train op become the Keras optimizer applied in train_step, the global step its "
+                             "iterations, UPDATE_OPS what Keras layers do themselves): convert this statement by hand")
 
 
 def _live(stmts, needed: set) -> list:

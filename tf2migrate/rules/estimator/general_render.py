@@ -18,7 +18,8 @@ CLASS = '''class {name}({model}):
 {i}{docstring}
 
 {i}def __init__({init_params}):
-{i}{i}super().__init__(**kwargs)
+{i}{i}# TF1 gave the model_fn its features in their own dtype: Keras casts none to float32
+{i}{i}super().__init__(autocast=False, **kwargs)
 {i}{i}{init}
 
 {i}@property

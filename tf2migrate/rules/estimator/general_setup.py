@@ -38,6 +38,8 @@ class Env:
         self.set_up: dict = {}  # every name a set-up statement bound -> the value it was bound to
         self.update_ops: set = set()  # names of `tf1.get_collection(UPDATE_OPS)`
         self.hooks: dict = {}  # name -> session hook call
+        self.steps: set = set()  # names of the global step
+        self.notes: list = []  # (node, code, message) of what was dropped
         self.applied = None  # the train op's `opt.apply_gradients(...)` call, when it applies kept gradients
 
     def kept(self, stmts) -> list:
@@ -48,6 +50,11 @@ class Env:
                 out += self.kept(stmt.body.body)  # the dependency on UPDATE_OPS is what Keras layers do themselves
                 continue
             if self._setup_block(stmt):
+                continue
+            if _names_a_tensor(stmt, self.ctx):
+                if all(n[0] is not stmt for n in self.notes):
+                    self.notes.append((stmt, "TFM301", "tf.identity naming a tensor dropped: Keras has no graph "
+                                       "tensors by name (a LoggingTensorHook's logs: TFM323)"))
                 continue
             target, value = _assignment(stmt)
             if target is None or not self._setup(target, value):
@@ -110,6 +117,7 @@ class Env:
             return False
         canonical = ctx.resolve(value.func)[1] or ""
         if canonical in GLOBAL_STEP and not value.args:
+            self.steps.add(name)
             return True
         if canonical.startswith("tf.metrics."):
             self.metric_calls[name] = value
@@ -130,12 +138,23 @@ class Env:
             return False
         items = [e.value for a in call.args for e in (a.value.elements if isinstance(a.value, (cst.List, cst.Tuple))
                                                         else [cst.Element(a.value)])]
-        ops = [i for i in items if isinstance(i, cst.Name) and i.value in self.train_ops]
-        rest = [i for i in items if not (isinstance(i, cst.Name) and i.value in self.update_ops | set(self.train_ops))]
+        ops = [self.train_ops[i.value] if isinstance(i, cst.Name) else i for i in items if _minimize(i, self.train_ops)]
+        rest = [i for i in items if not (_minimize(i, self.train_ops) or self._step_increment(i)
+                                         or isinstance(i, cst.Name) and i.value in self.update_ops)]
         if len(ops) != 1 or rest:
             return False
-        self.train_ops[name] = self.train_ops[ops[0].value]
+        self.train_ops[name] = ops[0]
         return True
+
+    def _step_increment(self, item) -> bool:
+        """`tf1.assign_add(global_step, 1)`: what the Keras optimizer's iterations do at every step."""
+        if not (isinstance(item, cst.Call) and self.ctx.resolve(item.func)[1] in ("tf.assign_add", "tf.compat.v1.assign_add")
+                and len(item.args) == 2):
+            return False
+        step, by = item.args[0].value, item.args[1].value
+        stepped = isinstance(step, cst.Name) and step.value in self.steps or \
+            isinstance(step, cst.Call) and self.ctx.resolve(step.func)[1] in GLOBAL_STEP and not step.args
+        return stepped and isinstance(by, cst.Integer) and by.value == "1"
 
     def _metric(self, value) -> bool:
         if isinstance(value, cst.Name):
@@ -186,6 +205,20 @@ class Env:
 
     def _locals(self) -> set:
         return set(self.optimizers) | set(self.train_ops) | set(self.metric_calls)
+
+
+def _names_a_tensor(stmt, ctx) -> bool:
+    """`tf1.identity(loss, "cross_entropy")` as a statement: a graph name for a LoggingTensorHook, nothing else."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    return isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) \
+        and ctx.resolve(small.value.func)[1] == "tf.identity"
+
+
+def _minimize(item, train_ops) -> bool:
+    """A train op in a `tf1.group`: a name bound to one, or `opt.minimize(...)` itself."""
+    if isinstance(item, cst.Name):
+        return item.value in train_ops
+    return isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "minimize"
 
 
 def _assignment(stmt):

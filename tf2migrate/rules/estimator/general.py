@@ -11,31 +11,18 @@ Anything else raises Unreadable: the program is then reported and left as it was
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import general_read, general_setup, gradients, inline_metrics, modes, tf1_style
-from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator import general_metrics, general_read, general_setup, gradients, modes, tf1_style
+from tf2migrate.rules.estimator import training_flag
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
 
-# tf1.metrics.X -> the Keras metric computing the same number from the same (labels, predictions) or values
-METRICS = {"accuracy": "Accuracy", "mean_squared_error": "MeanSquaredError", "mean_absolute_error":
-           "MeanAbsoluteError", "root_mean_squared_error": "RootMeanSquaredError", "mean": "Mean"}
-METRIC_PARAMS = ("labels", "predictions", "weights", "metrics_collections", "updates_collections", "name")
-MEAN_PARAMS = ("values", "weights", "metrics_collections", "updates_collections", "name")
 SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops", "training_hooks"}
-
-
-@dataclass
-class GeneralMetric:
-    key: cst.BaseExpression  # the eval_metric_ops key: the Keras metric's name
-    keras: str
-    args: list  # update_state's arguments: expressions, the last one may be ("sample_weight", expr)
-    node: cst.CSTNode
 
 
 @dataclass
@@ -50,7 +37,7 @@ class GeneralPlan(ModelPlan):
     optimizer: object  # optimizers.Optimizer
     evaluate: Optional[list] = None  # statements of test_step (None: the model_fn has no EVAL spec)
     eval_loss: Optional[cst.BaseExpression] = None
-    metrics: list = field(default_factory=list)  # GeneralMetric
+    metrics: list = field(default_factory=list)  # general_metrics.GeneralMetric
     predict: Optional[list] = None  # statements of predict_step (None: no PREDICT dict)
     predict_output: Optional[cst.BaseExpression] = None
     uses_params: bool = False  # the model_fn takes params: the builder and the model's constructor get them
@@ -72,30 +59,52 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
     """The general plan for a model_fn (`model`: its IdiomaticPlan; `defs`: the functions and classes it may call,
     by name: a helper runs under the shim too); raises Unreadable with the reason."""
     defs = defs or {}
-    helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
     fn = model.node
-    body = list(fn.body.body)
+    runs = _runs(fn, ctx)
+    env = general_setup.Env(ctx, defs)
+    result = _train(fn, runs["TRAIN"], env, ctx, defs)
+    _evaluate(result, runs["EVAL"], env, ctx, defs)
+    _predict(result, runs["PREDICT"], env)
+    _check_steps(result, env, ctx)
+    result.outputs = _outputs(result)
+    if not result.outputs:
+        raise Unreadable(fn.name, "no tensor of the forward pass reaches the loss: convert by hand")
+    helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
+    result.training = any(training_flag.uses(s, ctx) for s in result.forward)
+    result.notes = env.notes
+    result.tf1_forward = tf1_style.parts(result.forward, ctx, helpers)
+    result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
+    base = fn.name.value
+    result.name = ("_" if base.startswith("_") else "") + "".join(p.capitalize() for p in base.split("_") if p) + "Model"
+    return result
+
+
+def _runs(fn, ctx) -> dict:
+    """mode -> (the statements the model_fn runs in it, the arguments of the spec it returns)."""
     runs = {}
     for mode in modes.MODES:
-        stmts, returned = modes.specialize(body, mode, ctx)
-        if returned is not None:
-            for key in set(returned) - SPEC_KEYS:
-                if key != "export_outputs":
-                    raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras "
-                                     "Model subclass: convert by hand")
+        stmts, returned = modes.specialize(list(fn.body.body), mode, ctx)
+        for key in set(returned or ()) - SPEC_KEYS - {"export_outputs"}:
+            raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras Model "
+                             "subclass: convert by hand")
         runs[mode] = (stmts, returned or {})
-    env = general_setup.Env(ctx, defs)
-    train, spec_t = runs["TRAIN"]
+    return runs
+
+
+def _train(fn, run, env, ctx, defs) -> GeneralPlan:
+    """The TRAIN run: the optimizer, the forward pass kept in `call`, the rest in train_step (its own gradient
+    statements after the tape, gradients.py)."""
+    train, spec_t = run
     if "loss" not in spec_t or "train_op" not in spec_t:
         raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")
     kept_t = env.kept(train)
     optimizer = env.optimizer(spec_t["train_op"], spec_t["loss"])
     lr = optimizer.learning_rate
-    if isinstance(lr, cst.BaseExpression) and names_in(lr) & (set(general_read.bound_in(body)) | {"features", "labels"}):
+    if isinstance(lr, cst.BaseExpression) and names_in(lr) & (set(general_read.bound_in(fn.body.body)) | {"features",
+                                                                                                          "labels"}):
         raise Unreadable(lr, "a learning rate computed in the model_fn (a decay on the global step?) in a model_fn "
                          "converted to a Keras Model subclass: convert by hand")
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
-    in_forward = {id(s) for s in forward}
     _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
     made = tf1_style.keras_made(forward, ctx, defs)
     if made is not None:
@@ -109,85 +118,61 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
     result.uses_params = any(p.name.value == "params" for p in fn.params.params)
     result.training_hooks, result.hooks = spec_t.get("training_hooks"), env.hooks
     result.tensors = {spec_t["loss"].value} if isinstance(spec_t["loss"], cst.Name) else set()
-    gradient_ids = {id(s) for s in result.gradients}  # computed in TF1's EVAL graph too, never run: not kept there
-    evaluate, spec_e = runs["EVAL"]
-    if spec_e.get("loss") is not None:
-        seen = {id(s) for s in evaluate}
-        for stmt in forward:
-            if id(stmt) not in seen:
-                raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
-                                 "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
-        result.evaluate = [s for s in env.kept(evaluate) if id(s) not in in_forward | gradient_ids]
-        result.eval_loss = spec_e["loss"]
-        if "eval_metric_ops" in spec_e:
-            result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx, defs)
-    predict, spec_p = runs["PREDICT"]
-    if spec_p.get("predictions") is not None:
-        result.predict = _live([s for s in env.kept(predict) if id(s) not in in_forward | gradient_ids],
-                               names_in(spec_p["predictions"]))
-        result.predict_output = spec_p["predictions"]
-        for stmt in result.predict:
-            if "labels" in names_in(stmt):
-                raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
-    for stmt in [*result.train, *result.gradients, *(result.evaluate or []), *(result.predict or [])]:
-        general_read.check_step_statement(stmt, ctx)
-    on_tape = gradients.OnTape(ctx, "loss", env.optimizers)
-    for stmt in [*forward, *result.train, *result.gradients, *(result.evaluate or []), *(result.predict or []),
-                 *([result.applied] if result.applied is not None else [])]:
-        _no_setup_read([stmt], env, stmt.visit(on_tape) if id(stmt) in {id(g) for g in result.gradients} else stmt)
-    read = set()
-    for node in [*result.train, *result.gradients, result.applied, *(result.evaluate or []), *(result.predict or []), result.train_loss,
-                 result.eval_loss, result.predict_output, *[a[1] if isinstance(a, tuple) else a
-                                                            for m in result.metrics for a in m.args]]:
-        if node is not None:
-            read |= names_in(node)
-    bound = general_read.bound_in(forward)
-    result.outputs = [name for name in bound if name in read]
-    if not result.outputs:
-        raise Unreadable(fn.name, "no tensor of the forward pass reaches the loss: convert by hand")
-    from tf2migrate.rules.estimator import training_flag
-
-    result.training = any(training_flag.uses(s, ctx) for s in forward)
-    result.notes = env.notes
-    result.tf1_forward = tf1_style.parts(forward, ctx, helpers)
-    result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
-    base = fn.name.value
-    result.name = ("_" if base.startswith("_") else "") + "".join(p.capitalize() for p in base.split("_") if p) + "Model"
     return result
 
 
-def _metrics(ops, env, ctx, defs) -> list:
-    if isinstance(ops, cst.Name) and ops.value in env.metric_dicts:
-        ops = env.metric_dicts[ops.value]
-    if isinstance(ops, cst.Call):  # `metric_fn(labels, logits)`: a helper of the module returning the dict
-        inlined = inline_metrics.returned_dict(ops, defs)
-        if inlined is None:
-            raise Unreadable(ops, "eval_metric_ops from a call that is not a helper of this file returning a dict of "
-                             "tf.metrics (its parameters and local names only): convert by hand")
-        try:
-            return [dataclasses.replace(m, node=ops) for m in _metrics(inlined, env, ctx, defs)]
-        except Unreadable as problem:
-            raise Unreadable(ops, problem.message) from None
-    if not isinstance(ops, cst.Dict):
-        raise Unreadable(ops, "eval_metric_ops that is not a dict literal: convert by hand")
-    out = []
-    for el in ops.elements:
-        if not isinstance(el, cst.DictElement):
-            raise Unreadable(el, "eval_metric_ops with ** unpacking: convert by hand")
-        call = el.value
-        if isinstance(call, cst.Name) and call.value in env.metric_calls:
-            call = env.metric_calls[call.value]
-        canonical = ctx.resolve(call.func)[1] if isinstance(call, cst.Call) else None
-        short = canonical[len("tf.metrics."):] if canonical and canonical.startswith("tf.metrics.") else None
-        if short not in METRICS:
-            raise Unreadable(el.value, f"`{canonical or 'this eval metric'}` has no Keras metric computing the same "
-                             "number here: convert it by hand")
-        bound = bind(call, MEAN_PARAMS if short == "mean" else METRIC_PARAMS, canonical)
-        args = [bound["values"]] if short == "mean" else [bound["labels"], bound["predictions"]]
-        if "weights" in bound:
-            args.append(("sample_weight", bound["weights"]))
-        out.append(GeneralMetric(el.key, METRICS[short], args, call))
-    return out
+def _not_stepped(result) -> set:
+    """Statements test_step and predict_step do not repeat: the forward pass (in `call`), the gradients (computed
+    in TF1's EVAL graph too, never run there)."""
+    return {id(s) for s in [*result.forward, *result.gradients]}
+
+
+def _evaluate(result, run, env, ctx, defs) -> None:
+    evaluate, spec_e = run
+    if spec_e.get("loss") is None:
+        return
+    seen = {id(s) for s in evaluate}
+    for stmt in result.forward:
+        if id(stmt) not in seen:
+            raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
+                             "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
+    result.evaluate = [s for s in env.kept(evaluate) if id(s) not in _not_stepped(result)]
+    result.eval_loss = spec_e["loss"]
+    if "eval_metric_ops" in spec_e:
+        result.metrics = general_metrics.read(spec_e["eval_metric_ops"], env, ctx, defs)
+
+
+def _predict(result, run, env) -> None:
+    predict, spec_p = run
+    if spec_p.get("predictions") is None:
+        return
+    result.predict = _live([s for s in env.kept(predict) if id(s) not in _not_stepped(result)],
+                           names_in(spec_p["predictions"]))
+    result.predict_output = spec_p["predictions"]
+    for stmt in result.predict:
+        if "labels" in names_in(stmt):
+            raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
+
+
+def _check_steps(result, env, ctx) -> None:
+    """What the steps keep may not use what the conversion took out of the model_fn (general_setup.py)."""
+    for stmt in [*result.train, *result.gradients, *(result.evaluate or []), *(result.predict or [])]:
+        general_read.check_step_statement(stmt, ctx)
+    on_tape, gradient_ids = gradients.OnTape(ctx, "loss", env.optimizers), {id(g) for g in result.gradients}
+    for stmt in [*result.forward, *result.train, *result.gradients, *(result.evaluate or []), *(result.predict or []),
+                 *([result.applied] if result.applied is not None else [])]:
+        _no_setup_read([stmt], env, stmt.visit(on_tape) if id(stmt) in gradient_ids else stmt)
+
+
+def _outputs(result) -> list:
+    """The forward pass's names the steps read: what `call` returns."""
+    read = set()
+    for node in [*result.train, *result.gradients, result.applied, *(result.evaluate or []), *(result.predict or []),
+                 result.train_loss, result.eval_loss, result.predict_output,
+                 *[a[1] if isinstance(a, tuple) else a for m in result.metrics for a in m.args]]:
+        if node is not None:
+            read |= names_in(node)
+    return [name for name in general_read.bound_in(result.forward) if name in read]
 
 
 def _no_setup_read(stmts, env, checked=None) -> None:

@@ -11,20 +11,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import gradients, inline_metrics, spec
-from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator import inline_metrics, spec, train_op as train_op_reader
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP
-
-MINIMIZE_PARAMS = ("loss", "global_step", "var_list", "gate_gradients", "aggregation_method",
-                   "colocate_gradients_with_ops", "name", "grad_loss")
-CREATE_TRAIN_OP = {"tf.contrib.training.create_train_op", "tf.contrib.slim.learning.create_train_op"}
-CREATE_PARAMS = ("total_loss", "optimizer", "global_step", "update_ops", "variables_to_train", "transform_grads_fn",
-                 "summarize_gradients", "gate_gradients", "aggregation_method", "colocate_gradients_with_ops",
-                 "check_numerics")
-
 
 class Env:
     """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
@@ -102,7 +94,7 @@ class Env:
             made = inline_metrics.returned_dict(value, self.defs)  # `eval_metric_ops = metric_fn(labels, logits)`
             if isinstance(made, cst.Dict) and made.elements and all(
                     isinstance(e, cst.DictElement) and self._metric(e.value) for e in made.elements):
-                self.metric_dicts[name] = value  # read where the spec names it (general._metrics)
+                self.metric_dicts[name] = value  # read where the spec names it (general_metrics.read)
                 return True
         if isinstance(value, cst.Call) and self._grouped(name, value):
             return True
@@ -127,7 +119,7 @@ class Env:
             self.optimizers[name] = opt
             return True
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in ("minimize", "apply_gradients") \
-                or canonical in CREATE_TRAIN_OP:
+                or canonical in train_op_reader.CREATE_TRAIN_OP:
             self.train_ops[name] = value
             return True
         return False
@@ -162,46 +154,8 @@ class Env:
         return isinstance(value, cst.Call) and (self.ctx.resolve(value.func)[1] or "").startswith("tf.metrics.")
 
     def optimizer(self, train_op, loss):
-        """The optimizer of `train_op` (a name bound to `minimize`, or the call itself), minimizing `loss`."""
-        call = self.train_ops.get(train_op.value) if isinstance(train_op, cst.Name) else train_op
-        if gradients.is_apply(call) or isinstance(call, cst.Call) and self.ctx.resolve(call.func)[1] in CREATE_TRAIN_OP:
-            return self._applied(call)
-        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "minimize"):
-            raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
-        owner = call.func.value
-        opt = self.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
-            read_optimizer(owner, self.ctx) if isinstance(owner, cst.Call) else None
-        if opt is None:
-            raise Unreadable(call, "`minimize` on something not built from a TF1 optimizer: convert by hand")
-        bound = bind(call, MINIMIZE_PARAMS, "minimize")
-        if set(bound) - {"loss", "global_step", "name"}:
-            raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
-        if not bound["loss"].deep_equals(loss):
-            raise Unreadable(call, "`minimize` of something other than the loss the EstimatorSpec returns: "
-                             "convert by hand")
-        if isinstance(opt.learning_rate, cst.BaseExpression) and names_in(opt.learning_rate) - {"params"} & \
-                (self._locals()):
-            raise Unreadable(opt.learning_rate, "a learning rate computed in the model_fn: convert by hand")
-        return opt
-
-    def _applied(self, call):
-        """The optimizer of `opt.apply_gradients(...)` (its gradients are kept: gradients.py) or of
-        `tf.contrib.training.create_train_op(loss, opt)`, which minimizes the loss as `opt.minimize` does."""
-        if gradients.is_apply(call):
-            owner = call.func.value
-            self.applied = call
-        else:
-            bound = bind(call, CREATE_PARAMS, "create_train_op")
-            extra = set(bound) - {"total_loss", "optimizer", "global_step", "update_ops", "summarize_gradients",
-                                  "check_numerics"}
-            if extra:
-                raise Unreadable(bound[sorted(extra)[0]], f"create_train_op({sorted(extra)[0]}=...): convert by hand")
-            owner = bound["optimizer"]
-        opt = self.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
-            read_optimizer(owner, self.ctx) if isinstance(owner, cst.Call) else None
-        if opt is None:
-            raise Unreadable(call, "a train op on something not built from a TF1 optimizer: convert by hand")
-        return opt
+        """The optimizer of `train_op`, which must minimize `loss` (train_op.py)."""
+        return train_op_reader.optimizer(self, train_op, loss)
 
     def _locals(self) -> set:
         return set(self.optimizers) | set(self.train_ops) | set(self.metric_calls)

@@ -121,6 +121,13 @@ def _train(fn, run, env, ctx, defs) -> GeneralPlan:
     return result
 
 
+def _only_default(value, stmts, env) -> bool:
+    """`loss=loss` where the run only bound `loss = None` (the template's default; TF1 had no loss in that mode)."""
+    if not isinstance(value, cst.Name):
+        return False
+    return value.value not in general_read.bound_in(env.kept(stmts)) and value.value in general_read.bound_in(stmts)
+
+
 def _not_stepped(result) -> set:
     """Statements test_step and predict_step do not repeat: the forward pass (in `call`), the gradients (computed
     in TF1's EVAL graph too, never run there)."""
@@ -129,7 +136,7 @@ def _not_stepped(result) -> set:
 
 def _evaluate(result, run, env, ctx, defs) -> None:
     evaluate, spec_e = run
-    if spec_e.get("loss") is None:
+    if spec_e.get("loss") is None or _only_default(spec_e["loss"], evaluate, env):
         return
     seen = {id(s) for s in evaluate}
     for stmt in result.forward:
@@ -144,7 +151,7 @@ def _evaluate(result, run, env, ctx, defs) -> None:
 
 def _predict(result, run, env) -> None:
     predict, spec_p = run
-    if spec_p.get("predictions") is None:
+    if spec_p.get("predictions") is None or _only_default(spec_p["predictions"], predict, env):
         return
     result.predict = _live([s for s in env.kept(predict) if id(s) not in _not_stepped(result)],
                            names_in(spec_p["predictions"]))

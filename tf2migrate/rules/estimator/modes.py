@@ -83,6 +83,10 @@ def specialize(body, mode: str, ctx, specs=None):
                 if returned is not None:
                     return out, returned
                 continue
+        plain = _plain_branch(stmt, ctx)
+        if plain is not None:  # `if params["use_tpu"]: return TPUEstimatorSpec(...) else: return EstimatorSpec(...)`
+            inner, returned = specialize(plain, mode, ctx, specs)
+            return out + inner, returned
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             made = spec.estimator_spec(small.value, ctx)
@@ -101,6 +105,25 @@ def specialize(body, mode: str, ctx, specs=None):
             continue
         out.append(stmt)
     return out, None
+
+
+def _plain_branch(stmt, ctx) -> Optional[list]:
+    """For an if/else that returns a TPUEstimatorSpec in one branch and the same EstimatorSpec in the other (Google's
+    TPU templates, on `params["use_tpu"]`), the plain branch: both describe one model, and Keras needs one."""
+    if not (isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else)):
+        return None
+    kinds = [_returned_kind(block.body, ctx) for block in (stmt.body, stmt.orelse.body)]
+    if sorted(kinds, key=str) != ["plain", "tpu"]:
+        return None
+    return list((stmt.body if kinds[0] == "plain" else stmt.orelse.body).body)
+
+
+def _returned_kind(block, ctx) -> Optional[str]:
+    small = block[-1].body[0] if len(block) == 1 and isinstance(block[-1], cst.SimpleStatementLine) else None
+    if not (isinstance(small, cst.Return) and isinstance(small.value, cst.Call)):
+        return None
+    canonical = ctx.resolve(small.value.func)[1]
+    return "plain" if canonical == "tf.estimator.EstimatorSpec" else "tpu" if canonical in spec.TPU_SPECS else None
 
 
 def _orelse(orelse) -> list:

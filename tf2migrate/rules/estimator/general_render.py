@@ -85,7 +85,7 @@ def model_class(gp, w) -> cst.ClassDef:
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(loss, w), loss=loss,
         apply=_apply(gp, "scaled_loss" if w.kind.replicated else loss, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
-    return _commented_call(made, tf1_style.comment(gp.tf1_forward))
+    return _commented_call(made, tf1_style.comment(gp.tf1_forward, 92 if w.build_call else 96))  # a closure: deeper
 
 
 def _commented_call(cls: cst.ClassDef, comment: str) -> cst.ClassDef:

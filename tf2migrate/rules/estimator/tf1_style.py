@@ -50,10 +50,14 @@ def message(forward: list, steps: list) -> str:
             + ": refactor these to Keras layers and losses next, then drop the shim")
 
 
-def comment(forward: list) -> str:
-    """The comment above `call`: the same list, short."""
-    listed = _listed(forward, 4) if forward else "the forward pass"
-    return f"# Still TF1-style under the shim (TFM336): {listed}; refactor to Keras layers next"
+def comment(forward: list, width: int = 96) -> str:
+    """The comment above `call`: the same list, as many names as fit in `width` (a method's line of WIDTH)."""
+    head, tail = "# TF1-style under the shim (TFM336): ", "; refactor to Keras layers next"
+    for most in range(len(forward), 0, -1):
+        made = head + _listed(forward, most) + tail
+        if len(made) <= width:
+            return made
+    return head + "the forward pass" + tail
 
 
 def _listed(names: list, most: int = 6) -> str:

@@ -44,7 +44,9 @@ def _codes(result) -> list:
 def test_blocked_model_fn_with_an_input_fn_of_params_is_reported_not_a_crash():
     result = rewrite_text(TFRECORD_PARAMS, "f.py")
     assert result.code == TFRECORD_PARAMS
-    assert "3:TFM302" in _codes(result) and "7:TFM350" in _codes(result)
+    codes = _codes(result)  # blocked where the default path cannot keep it (line 2 or 3), never a crash
+    assert any(c.endswith(":TFM302") for c in codes) and "7:TFM350" in codes
+    assert not any(c.endswith((":TFM324", ":TFM999")) for c in codes)
 
 
 def test_a_crash_of_the_converter_keeps_the_other_rules_edits_and_findings(monkeypatch):

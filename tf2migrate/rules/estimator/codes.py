@@ -6,7 +6,7 @@ from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
-WARNING_NOTES = {"TFM320", "TFM323"}  # notes of a converted program that a user must read
+WARNING_NOTES = {"TFM320", "TFM323", "TFM336"}  # notes of a converted program that a user must read
 NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 
 
@@ -165,6 +165,16 @@ INFOS = (
           "Anything else (graph collections, other metrics, a parameter-server or TPU strategy, a loss reduced "
           "with Reduction.SUM under a strategy) is reported and the program left as it was. Replace it by "
           "native Keras code when you can."),
+    _info("TFM336", "still-tf1-under-shim", "what a model_fn kept in a Keras Model subclass still runs TF1-style "
+          "under the shim: refactor it next", "model_fn kept as written; these parts still run TF1-style under the shim",
+          "The default conversion of a model_fn (TFM321) keeps its statements as written, which is TF's recommended "
+          "first step of a migration: the forward pass runs in `call` under track_tf1_style_variables (the "
+          "model-mapping shim), the loss in `train_step`. It runs the same numbers, but the shim has no Keras 3 form "
+          "(TFM320) and is meant to be a stage, not the end. This warning, and a comment above `call`, name what "
+          "still runs TF1-style, in the order it appears: tf1.layers, tf1.get_variable and variable scopes, tf1.losses, "
+          "and the program's own helper functions the forward pass calls (they build layers under the shim too). "
+          "Replace them by Keras layers and losses, one at a time, checking the numbers with `tf2migrate verify`, then "
+          "drop the shim.", severity=Severity.WARNING, fix="report only", example="TFM321"),
     _info("TFM323", "logged-tensors-not-kept", "LoggingTensorHook of graph tensors -> a LambdaCallback printing "
           "Keras' logs", "LoggingTensorHook logged graph tensors by name, which Keras does not have: the "
           "LambdaCallback prints the loss and metrics every N batches instead; log those tensors from a "

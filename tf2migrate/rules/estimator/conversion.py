@@ -14,6 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
+from tf2migrate.rules.estimator import closures, general_read, tf1_style
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.spec import deletes
 from tf2migrate.rules.estimator.args import Unreadable
@@ -49,8 +50,19 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     `default_strategy`: this is the local branch of an if/else whose other branch distributes (switch_convert.py);
     `params_name`: the name the other branch's plain Estimator gives its params (a TPU branch's take it too)."""
     model = prog.model
-    shim_plan = shim.plan(model, ctx) if model is not None and model.forward_blockers else None
+    shim_plan = shim.plan(model, ctx) if model is not None and model.forward_blockers and prog.closure is None \
+        else None
+    if shim_plan is not None:
+        made = tf1_style.keras_made([model.node.body.body[i] for i in shim_plan.statements], ctx, prog.defs)
+        if made is not None:
+            prog.blockers.append(Unreadable(made, tf1_style.KERAS_MADE))
     general_plan = _general(prog, model, ctx) if shim_plan is None else None
+    if general_plan is None and prog.closure is not None and model is not None and not model.blockers \
+            and not model.forward_blockers:
+        prog.blockers.append(Unreadable(prog.closure.site, "a model_fn returned by a builder function converts only "
+                                        "to a Keras Model subclass in that builder (TFM321), which this converter "
+                                        "writes for a program without TPUEstimator, a parameter-server strategy or "
+                                        "other blockers: convert by hand"))
     if general_plan is not None:
         model = prog.model = general_plan
     elif model is not None:
@@ -76,7 +88,8 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
                                          w.steps_per_execution)
     notes = list(model.notes if model is not None else ()) + conversion_notes(prog, ctx, kind, part, shim_plan)
     if general_plan is not None:
-        notes.insert(0, (general_plan.node, "TFM321", None))
+        notes[:0] = [(general_plan.node, "TFM321", None), (general_plan.node, tf1_style.CODE, tf1_style.message(
+            general_plan.tf1_forward, general_plan.tf1_steps))]
     if why_keras2:
         notes.append((prog.call, "TFM320", why_keras2))
     return Conversion(prog, model, kind, part, w, shim_plan, general_plan, notes)
@@ -93,7 +106,10 @@ def _writer(prog, ctx, original, updated, kind, steps_param, default_strategy) -
     w.per_replica_input = w.per_replica_input or bool(default_strategy)
     w.steps_per_execution = steps_param or (prog.tpu is not None and prog.tpu.iterations is not None)
     _name_params(w, prog, original)
-    if prog.model_fn_index is not None:
+    if prog.closure is not None:  # the model_fn inside its builder (closures.py)
+        w.updated_model_fn = closures.updated_model_fn(prog.closure, updated.body[prog.model_fn_index])
+        w.build_call = w.text(prog.closure.site)
+    elif prog.model_fn_index is not None:
         w.updated_model_fn = updated.body[prog.model_fn_index]
     return w
 
@@ -110,7 +126,8 @@ def _name_params(w, prog, original) -> None:
 def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
     """The general plan (general.py) when the model_fn blocks both other paths and the program runs without
     a strategy or TPU; its reason is added to the blockers when it does not apply either."""
-    if model is None or model.path is not ModelPath.IDIOMATIC or not (model.blockers or model.forward_blockers) \
+    if model is None or model.path is not ModelPath.IDIOMATIC \
+            or not (model.blockers or model.forward_blockers or prog.closure is not None) \
             or prog.blockers or prog.tpu is not None or not ctx.allowed(model.node, "TFM321"):
         return None
     if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
@@ -125,10 +142,18 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
             raise Unreadable(model.node.name, "a loss reduced with Reduction.SUM under a strategy: TF1's optimizer "
                              "then summed the replicas' gradients unscaled, which the Keras Model subclass "
                              "(TFM321) does not write; convert by hand")
-        return general.plan(model, ctx)
+        defs = {**prog.defs, **(prog.closure.defs() if prog.closure is not None else {})}
     except Unreadable as problem:
         problem.code = problem.code or "TFM302"
         model.blockers.append(problem)
+        return None
+    try:
+        return general.plan(model, ctx, defs)
+    except Unreadable as problem:  # the default path's reason is the one to fix, with what no path keeps (contrib,
+        problem.code = problem.code or "TFM302"  # collections); the rest of the idiomatic reader's, it would keep
+        model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]  # and a finding of
+                                         if general_read.fatal(p.node, ctx) or p.code not in (None, "TFM302")]  # its own
+        model.forward_blockers[:] = []
         return None
 
 

@@ -39,6 +39,7 @@ class Writer:
         self.taken = render.names_in(self.module) | set(self.prog.defs)
         self.model_var = self.fresh("model")
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
+        self.build_call = None  # what builds the model where it is made, when not `build_name` (closures.py)
         self.compat_name = self.fresh("RMSpropTF1")
         self.pred_name = self.fresh("_predictions" if self.model_fn_name().startswith("_") else "predictions_of")
         self.examples_name = self.fresh("_examples" if self.model_fn_name().startswith("_") else "examples_of")

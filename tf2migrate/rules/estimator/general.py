@@ -16,25 +16,13 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import general_read, modes
-from tf2migrate.rules.estimator.args import Unreadable, bind
+from tf2migrate.rules.estimator import general_metrics, general_read, general_setup, gradients, modes, tf1_style
+from tf2migrate.rules.estimator import training_flag
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
 
-# tf1.metrics.X -> the Keras metric computing the same number from the same (labels, predictions) or values
-METRICS = {"accuracy": "Accuracy", "mean_squared_error": "MeanSquaredError", "mean_absolute_error":
-           "MeanAbsoluteError", "root_mean_squared_error": "RootMeanSquaredError", "mean": "Mean"}
-METRIC_PARAMS = ("labels", "predictions", "weights", "metrics_collections", "updates_collections", "name")
-MEAN_PARAMS = ("values", "weights", "metrics_collections", "updates_collections", "name")
-SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops"}
-
-
-@dataclass
-class GeneralMetric:
-    key: cst.BaseExpression  # the eval_metric_ops key: the Keras metric's name
-    keras: str
-    args: list  # update_state's arguments: expressions, the last one may be ("sample_weight", expr)
-    node: cst.CSTNode
+SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops", "training_hooks"}
 
 
 @dataclass
@@ -49,109 +37,167 @@ class GeneralPlan(ModelPlan):
     optimizer: object  # optimizers.Optimizer
     evaluate: Optional[list] = None  # statements of test_step (None: the model_fn has no EVAL spec)
     eval_loss: Optional[cst.BaseExpression] = None
-    metrics: list = field(default_factory=list)  # GeneralMetric
+    metrics: list = field(default_factory=list)  # general_metrics.GeneralMetric
     predict: Optional[list] = None  # statements of predict_step (None: no PREDICT dict)
     predict_output: Optional[cst.BaseExpression] = None
     uses_params: bool = False  # the model_fn takes params: the builder and the model's constructor get them
     training: bool = False  # the forward pass reads `mode == ModeKeys.TRAIN`: call's `training`
+    gradients: list = field(default_factory=list)  # train_step's statements after the tape (gradients.py)
+    applied: Optional[cst.BaseExpression] = None  # what the model_fn's apply_gradients applied
+    optimizers: tuple = ()  # the model_fn's names of its optimizer, whose compute_gradients the tape replaces
+    training_hooks: Optional[cst.BaseExpression] = None  # EstimatorSpec(training_hooks=...): callbacks of fit (hooks.py)
+    hooks: dict = field(default_factory=dict)  # local name -> hook call, for training_hooks
+    tensors: set = field(default_factory=set)  # local names Keras logs itself (the loss)
+    notes: list = field(default_factory=list)  # (node, code, message) reported when the program converts
+    tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
+    tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
     name: str = "ModelFnModel"
 
 
-def plan(model, ctx) -> GeneralPlan:
-    """The general plan for a model_fn (`model`: its IdiomaticPlan); raises Unreadable with the reason."""
+def plan(model, ctx, defs=None) -> GeneralPlan:
+    """The general plan for a model_fn (`model`: its IdiomaticPlan; `defs`: the functions and classes it may call,
+    by name: a helper runs under the shim too); raises Unreadable with the reason."""
+    defs = defs or {}
     fn = model.node
-    body = list(fn.body.body)
-    runs = {}
-    for mode in modes.MODES:
-        stmts, returned = modes.specialize(body, mode, ctx)
-        if returned is not None:
-            for key in set(returned) - SPEC_KEYS:
-                if key != "export_outputs":
-                    raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras "
-                                     "Model subclass: convert by hand")
-        runs[mode] = (stmts, returned or {})
-    env = general_read.Env(ctx)
-    train, spec_t = runs["TRAIN"]
-    if "loss" not in spec_t or "train_op" not in spec_t:
-        raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")
-    kept_t = env.kept(train)
-    optimizer = env.optimizer(spec_t["train_op"], spec_t["loss"])
-    lr = optimizer.learning_rate
-    if isinstance(lr, cst.BaseExpression) and names_in(lr) & (set(general_read.bound_in(body)) | {"features", "labels"}):
-        raise Unreadable(lr, "a learning rate computed in the model_fn (a decay on the global step?) in a model_fn "
-                         "converted to a Keras Model subclass: convert by hand")
-    forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
-    in_forward = {id(s) for s in forward}
-    result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
-    result.uses_params = any(p.name.value == "params" for p in fn.params.params)
-    evaluate, spec_e = runs["EVAL"]
-    if spec_e.get("loss") is not None and not _none_in(spec_e["loss"], evaluate):
-        seen = {id(s) for s in evaluate}
-        for stmt in forward:
-            if id(stmt) not in seen:
-                raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
-                                 "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
-        result.evaluate = [s for s in env.kept(evaluate) if id(s) not in in_forward]
-        result.eval_loss = spec_e["loss"]
-        if "eval_metric_ops" in spec_e:
-            result.metrics = _metrics(spec_e["eval_metric_ops"], env, ctx)
-    predict, spec_p = runs["PREDICT"]
-    if spec_p.get("predictions") is not None:
-        result.predict = [s for s in env.kept(predict) if id(s) not in in_forward]
-        result.predict_output = spec_p["predictions"]
-        for stmt in result.predict:
-            if "labels" in names_in(stmt):
-                raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
-    for stmt in [*result.train, *(result.evaluate or []), *(result.predict or [])]:
-        general_read.check_step_statement(stmt, ctx)
-    read = set()
-    for node in [*result.train, *(result.evaluate or []), *(result.predict or []), result.train_loss,
-                 result.eval_loss, result.predict_output, *[a[1] if isinstance(a, tuple) else a
-                                                            for m in result.metrics for a in m.args]]:
-        if node is not None:
-            read |= names_in(node)
-    bound = general_read.bound_in(forward)
-    result.outputs = [name for name in bound if name in read]
+    runs = _runs(fn, ctx)
+    env = general_setup.Env(ctx, defs)
+    result = _train(fn, runs["TRAIN"], env, ctx, defs)
+    _evaluate(result, runs["EVAL"], env, ctx, defs)
+    _predict(result, runs["PREDICT"], env)
+    _check_steps(result, env, ctx)
+    result.outputs = _outputs(result)
     if not result.outputs:
         raise Unreadable(fn.name, "no tensor of the forward pass reaches the loss: convert by hand")
-    from tf2migrate.rules.estimator import training_flag
-
-    result.training = any(training_flag.uses(s, ctx) for s in forward)
+    helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
+    result.training = any(training_flag.uses(s, ctx) for s in result.forward)
+    result.notes = env.notes
+    result.tf1_forward = tf1_style.parts(result.forward, ctx, helpers)
+    result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
     base = fn.name.value
     result.name = ("_" if base.startswith("_") else "") + "".join(p.capitalize() for p in base.split("_") if p) + "Model"
     return result
 
 
-def _none_in(expr, stmts) -> bool:
-    """`loss = None` is the last value the mode gives the spec's name (a TRAIN-only loss): the model_fn has no
-    loss in that mode (TF1 could not evaluate it either), so the step is not written."""
-    from tf2migrate.rules.estimator.uses import assignment
+def _runs(fn, ctx) -> dict:
+    """mode -> (the statements the model_fn runs in it, the arguments of the spec it returns)."""
+    runs = {}
+    for mode in modes.MODES:
+        stmts, returned = modes.specialize(list(fn.body.body), mode, ctx)
+        for key in set(returned or ()) - SPEC_KEYS - {"export_outputs"}:
+            raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras Model "
+                             "subclass: convert by hand")
+        runs[mode] = (stmts, returned or {})
+    return runs
 
-    values = [value for name, value in map(assignment, stmts) if isinstance(expr, cst.Name) and name == expr.value]
-    return bool(values) and isinstance(values[-1], cst.Name) and values[-1].value == "None"
+
+def _train(fn, run, env, ctx, defs) -> GeneralPlan:
+    """The TRAIN run: the optimizer, the forward pass kept in `call`, the rest in train_step (its own gradient
+    statements after the tape, gradients.py)."""
+    train, spec_t = run
+    if "loss" not in spec_t or "train_op" not in spec_t:
+        raise Unreadable(fn.name, "the model_fn returns no loss and train_op in TRAIN mode: convert by hand")
+    kept_t = env.kept(train)
+    optimizer = env.optimizer(spec_t["train_op"], spec_t["loss"])
+    lr = optimizer.learning_rate
+    if isinstance(lr, cst.BaseExpression) and names_in(lr) & (set(general_read.bound_in(fn.body.body)) | {"features",
+                                                                                                          "labels"}):
+        raise Unreadable(lr, "a learning rate computed in the model_fn (a decay on the global step?) in a model_fn "
+                         "converted to a Keras Model subclass: convert by hand")
+    forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
+    _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
+    made = tf1_style.keras_made(forward, ctx, defs)
+    if made is not None:
+        raise Unreadable(made, tf1_style.KERAS_MADE)
+    result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
+    if env.applied is not None:  # compute_gradients ... apply_gradients: kept after the tape (gradients.py)
+        result.train, result.gradients = gradients.split(rest_t, spec_t["loss"], ctx, env.optimizers,
+                                                         general_read.bound_in)
+        result.applied = gradients.applied(env.applied)
+        result.optimizers = tuple(env.optimizers)
+    result.uses_params = any(p.name.value == "params" for p in fn.params.params)
+    result.training_hooks, result.hooks = spec_t.get("training_hooks"), env.hooks
+    result.tensors = {spec_t["loss"].value} if isinstance(spec_t["loss"], cst.Name) else set()
+    return result
 
 
-def _metrics(ops, env, ctx) -> list:
-    if isinstance(ops, cst.Name) and ops.value in env.metric_dicts:
-        ops = env.metric_dicts[ops.value]
-    if not isinstance(ops, cst.Dict):
-        raise Unreadable(ops, "eval_metric_ops that is not a dict literal: convert by hand")
+def _only_default(value, stmts, env) -> bool:
+    """`loss=loss` where the run only bound `loss = None` (the template's default; TF1 had no loss in that mode)."""
+    if not isinstance(value, cst.Name):
+        return False
+    return value.value not in general_read.bound_in(env.kept(stmts)) and value.value in general_read.bound_in(stmts)
+
+
+def _not_stepped(result) -> set:
+    """Statements test_step and predict_step do not repeat: the forward pass (in `call`), the gradients (computed
+    in TF1's EVAL graph too, never run there)."""
+    return {id(s) for s in [*result.forward, *result.gradients]}
+
+
+def _evaluate(result, run, env, ctx, defs) -> None:
+    evaluate, spec_e = run
+    if spec_e.get("loss") is None or _only_default(spec_e["loss"], evaluate, env):
+        return
+    seen = {id(s) for s in evaluate}
+    for stmt in result.forward:
+        if id(stmt) not in seen:
+            raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
+                             "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
+    result.evaluate = [s for s in env.kept(evaluate) if id(s) not in _not_stepped(result)]
+    result.eval_loss = spec_e["loss"]
+    if "eval_metric_ops" in spec_e:
+        result.metrics = general_metrics.read(spec_e["eval_metric_ops"], env, ctx, defs)
+
+
+def _predict(result, run, env) -> None:
+    predict, spec_p = run
+    if spec_p.get("predictions") is None or _only_default(spec_p["predictions"], predict, env):
+        return
+    result.predict = _live([s for s in env.kept(predict) if id(s) not in _not_stepped(result)],
+                           names_in(spec_p["predictions"]))
+    result.predict_output = spec_p["predictions"]
+    for stmt in result.predict:
+        if "labels" in names_in(stmt):
+            raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
+
+
+def _check_steps(result, env, ctx) -> None:
+    """What the steps keep may not use what the conversion took out of the model_fn (general_setup.py)."""
+    for stmt in [*result.train, *result.gradients, *(result.evaluate or []), *(result.predict or [])]:
+        general_read.check_step_statement(stmt, ctx)
+    on_tape, gradient_ids = gradients.OnTape(ctx, "loss", env.optimizers), {id(g) for g in result.gradients}
+    for stmt in [*result.forward, *result.train, *result.gradients, *(result.evaluate or []), *(result.predict or []),
+                 *([result.applied] if result.applied is not None else [])]:
+        _no_setup_read([stmt], env, stmt.visit(on_tape) if id(stmt) in gradient_ids else stmt)
+
+
+def _outputs(result) -> list:
+    """The forward pass's names the steps read: what `call` returns."""
+    read = set()
+    for node in [*result.train, *result.gradients, result.applied, *(result.evaluate or []), *(result.predict or []),
+                 result.train_loss, result.eval_loss, result.predict_output,
+                 *[a[1] if isinstance(a, tuple) else a for m in result.metrics for a in m.args]]:
+        if node is not None:
+            read |= names_in(node)
+    return [name for name in general_read.bound_in(result.forward) if name in read]
+
+
+def _no_setup_read(stmts, env, checked=None) -> None:
+    for stmt in stmts:
+        name = env.setup_read(checked if checked is not None else stmt)
+        if name is not None:
+            raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "
+                             "and train op become the Keras optimizer applied in train_step, the global step its "
+                             "iterations, UPDATE_OPS what Keras layers do themselves): convert this statement by hand")
+
+
+def _live(stmts, needed: set) -> list:
+    """The statements a step needs for `needed`: a loss computed before the PREDICT return is not (and reads the
+    labels predict has not); a statement that binds nothing (a log) stays."""
     out = []
-    for el in ops.elements:
-        if not isinstance(el, cst.DictElement):
-            raise Unreadable(el, "eval_metric_ops with ** unpacking: convert by hand")
-        call = el.value
-        if isinstance(call, cst.Name) and call.value in env.metric_calls:
-            call = env.metric_calls[call.value]
-        canonical = ctx.resolve(call.func)[1] if isinstance(call, cst.Call) else None
-        short = canonical[len("tf.metrics."):] if canonical and canonical.startswith("tf.metrics.") else None
-        if short not in METRICS:
-            raise Unreadable(el.value, f"`{canonical or 'this eval metric'}` has no Keras metric computing the same "
-                             "number here: convert it by hand")
-        bound = bind(call, MEAN_PARAMS if short == "mean" else METRIC_PARAMS, canonical)
-        args = [bound["values"]] if short == "mean" else [bound["labels"], bound["predictions"]]
-        if "weights" in bound:
-            args.append(("sample_weight", bound["weights"]))
-        out.append(GeneralMetric(el.key, METRICS[short], args, call))
+    for stmt in reversed(stmts):
+        bound = set(general_read.bound_in([stmt]))
+        if not bound or bound & needed:
+            out.insert(0, stmt)
+            needed = (needed - bound) | names_in(stmt)
     return out

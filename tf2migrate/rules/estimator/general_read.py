@@ -1,7 +1,6 @@
 """Reading the statements of a model_fn for the general conversion (general.py).
 
-Statements that only set up TF1 training (the global step, the optimizer, `minimize`, `tf1.metrics.*`
-calls and their dict, `loss = None` defaults) are read, not kept. The others are kept, and the ones of
+Statements that only set up TF1 training are read, not kept (general_setup.py). The others are kept, and the ones of
 the TRAIN run split in two: the forward pass, which reads neither `labels` nor anything computed from
 them and does not compute the loss, and the rest, which train_step computes on the forward pass's output.
 """
@@ -10,88 +9,10 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import forward as forward_pass, training_flag
-from tf2migrate.rules.estimator.args import Unreadable, bind
-from tf2migrate.rules.estimator.optimizers import read_optimizer
+from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
-from tf2migrate.rules.estimator.schedules import GLOBAL_STEP
 
-MINIMIZE_PARAMS = ("loss", "global_step", "var_list", "gate_gradients", "aggregation_method",
-                   "colocate_gradients_with_ops", "name", "grad_loss")
 FORBIDDEN = {"tf.get_collection", "tf.add_to_collection", "tf.placeholder", "tf.get_default_graph"}
-
-
-class Env:
-    """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
-
-    def __init__(self, ctx) -> None:
-        self.ctx = ctx
-        self.optimizers: dict = {}  # name -> Optimizer
-        self.train_ops: dict = {}  # name -> minimize call
-        self.metric_calls: dict = {}  # name -> tf1.metrics.* call
-        self.metric_dicts: dict = {}  # name -> dict literal of metrics
-
-    def kept(self, stmts) -> list:
-        """The statements of one run that its step computes (set-up statements are recorded instead)."""
-        out = []
-        for stmt in stmts:
-            target, value = _assignment(stmt)
-            if target is None or not self._setup(target, value):
-                out.append(stmt)
-        return out
-
-    def _setup(self, name, value) -> bool:
-        ctx = self.ctx
-        if isinstance(value, cst.Name) and value.value == "None":
-            return True  # `loss = None` before the mode branches assign it
-        if isinstance(value, cst.Dict) and value.elements and all(
-                isinstance(e, cst.DictElement) and self._metric(e.value) for e in value.elements):
-            self.metric_dicts[name] = value
-            return True
-        if not isinstance(value, cst.Call):
-            return False
-        canonical = ctx.resolve(value.func)[1] or ""
-        if canonical in GLOBAL_STEP and not value.args:
-            return True
-        if canonical.startswith("tf.metrics."):
-            self.metric_calls[name] = value
-            return True
-        opt = read_optimizer(value, ctx)
-        if opt is not None:
-            self.optimizers[name] = opt
-            return True
-        if isinstance(value.func, cst.Attribute) and value.func.attr.value == "minimize":
-            self.train_ops[name] = value
-            return True
-        return False
-
-    def _metric(self, value) -> bool:
-        if isinstance(value, cst.Name):
-            return value.value in self.metric_calls
-        return isinstance(value, cst.Call) and (self.ctx.resolve(value.func)[1] or "").startswith("tf.metrics.")
-
-    def optimizer(self, train_op, loss):
-        """The optimizer of `train_op` (a name bound to `minimize`, or the call itself), minimizing `loss`."""
-        call = self.train_ops.get(train_op.value) if isinstance(train_op, cst.Name) else train_op
-        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "minimize"):
-            raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
-        owner = call.func.value
-        opt = self.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
-            read_optimizer(owner, self.ctx) if isinstance(owner, cst.Call) else None
-        if opt is None:
-            raise Unreadable(call, "`minimize` on something not built from a TF1 optimizer: convert by hand")
-        bound = bind(call, MINIMIZE_PARAMS, "minimize")
-        if set(bound) - {"loss", "global_step", "name"}:
-            raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
-        if not bound["loss"].deep_equals(loss):
-            raise Unreadable(call, "`minimize` of something other than the loss the EstimatorSpec returns: "
-                             "convert by hand")
-        if isinstance(opt.learning_rate, cst.BaseExpression) and names_in(opt.learning_rate) - {"params"} & \
-                (self._locals()):
-            raise Unreadable(opt.learning_rate, "a learning rate computed in the model_fn: convert by hand")
-        return opt
-
-    def _locals(self) -> set:
-        return set(self.optimizers) | set(self.train_ops) | set(self.metric_calls)
 
 
 def split_forward(stmts, loss_names: set, ctx):
@@ -99,7 +20,8 @@ def split_forward(stmts, loss_names: set, ctx):
     forward, rest, tainted = [], [], {"labels"}
     for stmt in stmts:
         binds = bound_in([stmt])
-        if names_in(stmt) & tainted or set(binds) & loss_names or _reads_variables(stmt, ctx):
+        mode_only = not binds and training_flag.uses(stmt, ctx) is None  # `tf1.logging.info(..., mode)`: in the step
+        if names_in(stmt) & tainted or set(binds) & loss_names or _reads_variables(stmt, ctx) or mode_only:
             tainted |= set(binds)
             rest.append(stmt)
         else:
@@ -112,15 +34,24 @@ def split_forward(stmts, loss_names: set, ctx):
     for stmt in forward:
         _check(stmt, ctx)
         if training_flag.uses(stmt, ctx) is None:
-            raise Unreadable(stmt, "the forward pass reads `mode` other than `mode == ModeKeys.TRAIN` (the "
-                             "Keras `training` flag): convert by hand")
+            cond = "tf.cond" in {ctx.resolve(c.func)[1] for c in _calls(stmt)}
+            raise Unreadable(stmt, ("`tf.cond` on the mode" if cond else "the forward pass reads `mode`") + " other "
+                             "than `mode == ModeKeys.TRAIN` (the Keras `training` flag): convert by hand")
     return forward, rest
 
 
 def check_step_statement(stmt, ctx) -> None:
+    """A statement of a step may read `mode`: each step knows its own (modes.Known)."""
     _check(stmt, ctx)
-    if "mode" in names_in(stmt):
-        raise Unreadable(stmt, "reads `mode` other than in an `if` on the mode: convert by hand")
+
+
+def fatal(node, ctx) -> bool:
+    """`node` holds what no conversion path keeps (tf.contrib, graph collections, placeholders)."""
+    try:
+        _check(node, ctx)
+    except Unreadable:
+        return True
+    return False
 
 
 def _check(stmt, ctx) -> None:
@@ -197,10 +128,3 @@ def bound_in(stmts) -> list:
     for stmt in stmts:
         stmt.visit(_V())
     return list(dict.fromkeys(out))
-
-
-def _assignment(stmt):
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
-            and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name):
-        return stmt.body[0].targets[0].target.value, stmt.body[0].value
-    return None, None

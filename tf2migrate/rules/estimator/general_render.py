@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import emit, regularization, templates, training_flag
+from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
+from tf2migrate.rules.estimator import tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
 {i}{docstring}
 
 {i}def __init__({init_params}):
-{i}{i}super().__init__(**kwargs)
+{i}{i}# TF1 gave the model_fn its features in their own dtype: Keras casts none to float32
+{i}{i}super().__init__(autocast=False, **kwargs)
 {i}{i}{init}
 
 {i}@property
@@ -33,11 +35,10 @@ CLASS = '''class {name}({model}):
 {i}{i}return {outputs}
 
 {i}def train_step(self, data):
-{i}{i}features, labels = data
+{i}{i}{unpack}
 {i}{i}with {tf}.GradientTape() as tape:
 {i}{i}{i}{train}
-{i}{i}gradients = tape.gradient({target}, self.trainable_variables)
-{i}{i}self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
+{i}{i}{apply}
 {i}{i}self.loss_tracker.update_state({loss})
 {i}{i}return {"loss": self.loss_tracker.result()}
 
@@ -48,7 +49,7 @@ CLASS = '''class {name}({model}):
 DOCSTRING = ('"""`{fn}` as a Keras model: its forward pass in `call`, its own loss, metrics and predictions in '
              'the steps."""')
 TEST_STEP = '''def test_step(self, data):
-{i}features, labels = data
+{i}{unpack}
 {i}{body}
 {i}self.loss_tracker.update_state({loss})
 {i}{updates}
@@ -66,14 +67,14 @@ def model_class(gp, w) -> cst.ClassDef:
     tf = w.tf("tf")
     gp.name = w.fresh(gp.name)
     fn = w.updated_model_fn
-    places = _places(gp.node.body.body)
-    updated = lambda stmts: [_follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
+    places = statement_paths.places(gp.node.body.body)
+    updated = lambda stmts: [statement_paths.follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
     loss, tail = _loss(gp.train_loss, w)
     scope = templates.expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
                                  current=w.tf("tf.compat.v1.get_variable_scope"))
-    return templates.statement(
+    made = templates.statement(
         CLASS, w, name=gp.name, model=w.tf("tf.keras.Model"), docstring=DOCSTRING.format(fn=gp.node.name.value),
         init_params=templates.parameters("self", *(["params"] if gp.uses_params else [])).with_changes(
             star_kwarg=cst.Param(cst.Name("kwargs"))), init=_init(gp, w),
@@ -81,9 +82,28 @@ def model_class(gp, w) -> cst.ClassDef:
         track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"), scope=scope,
         call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
         read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
-        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w) + tail + _replica_scale(loss, w), loss=loss,
-        target="scaled_loss" if w.kind.replicated else loss,
-        test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated))
+        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(loss, w), loss=loss,
+        apply=_apply(gp, "scaled_loss" if w.kind.replicated else loss, w, updated),
+        test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
+    return _commented_call(made, tf1_style.comment(gp.tf1_forward, 92 if w.build_call else 96))  # a closure: deeper
+
+
+def _commented_call(cls: cst.ClassDef, comment: str) -> cst.ClassDef:
+    """The TFM336 comment above `call`'s decorator: what still runs TF1-style under the shim."""
+    body = [stmt.with_changes(leading_lines=[*stmt.leading_lines, cst.EmptyLine(comment=cst.Comment(comment))])
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "call" else stmt for stmt in cls.body.body]
+    return cls.with_changes(body=cls.body.with_changes(body=body))
+
+
+def _apply(gp, target: str, w, updated) -> list:
+    """The step's update: the tape's gradients applied, or the model_fn's own gradient statements (gradients.py)."""
+    if gp.applied is None:
+        return templates.statements("gradients = tape.gradient({target}, self.trainable_variables)\n"
+                                    "self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))\n",
+                                    w, target=target)
+    on_tape = gradients.OnTape(w.ctx, target, set(gp.optimizers))
+    kept = [s.visit(on_tape) for s in _step(None, updated(gp.gradients), gp.gradients, w, "TRAIN")]
+    return kept + [templates.statement("self.optimizer.apply_gradients({applied})", w, applied=w.text(gp.applied))]
 
 
 def _replica_scale(loss: str, w) -> list:
@@ -119,14 +139,21 @@ def _test_step(gp, w, updated) -> list:
     loss, tail = _loss(gp.eval_loss, w)
     updates = [templates.statement("{call}", w, call=templates.call(templates.expression(
         "self.eval_metrics[{key}].update_state", w, key=w.text(m.key)), _args(m, w))) for m in gp.metrics]
-    body = _step(_head(gp, "False", w), updated(gp.evaluate), gp.evaluate, w) + tail
-    return [templates.statement(TEST_STEP, w, body=body, loss=loss, updates=updates)]
+    body = _step(_head(gp, "False", w), updated(gp.evaluate), gp.evaluate, w, "EVAL") + tail
+    return [templates.statement(TEST_STEP, w, body=body, loss=loss, updates=updates, unpack=_unpack(gp, w))]
+
+
+def _unpack(gp, w) -> cst.BaseStatement:
+    """`features, labels = data`; a model_fn without labels (an autoencoder) reads features alone."""
+    if any(p.name.value == "labels" for p in gp.node.params.params):
+        return templates.statement("features, labels = data", w)
+    return templates.statement("features, _, _ = {unpack}(data)", w, unpack=w.tf("tf.keras.utils.unpack_x_y_sample_weight"))
 
 
 def _predict_step(gp, w, updated) -> list:
     if gp.predict is None:
         return []
-    body = _step(_head(gp, "False", w), updated(gp.predict), gp.predict, w)
+    body = _step(_head(gp, "False", w), updated(gp.predict), gp.predict, w, "PREDICT")
     return [templates.statement(PREDICT_STEP, w, tf=w.tf("tf"), body=body, output=w.text(gp.predict_output))]
 
 
@@ -141,10 +168,12 @@ def build_function(gp, w) -> cst.FunctionDef:
         optimizer=optimizer, compile=templates.statement("{model}.compile(optimizer=optimizer)", w, model=model))
 
 
-def _step(head, stmts, originals, w) -> list:
-    """A step's statements: the forward pass's outputs, then the kept ones, over the model's own variables."""
-    on_model = regularization._OnModel(w.ctx, "self")
-    return [head] + _read_params(originals, w) + [s.visit(on_model) for s in stmts]
+def _step(head, stmts, originals, w, mode) -> list:
+    """A step's statements: the forward pass's outputs, then the kept ones, over the model's own variables, with the
+    step's mode known (modes.Known)."""
+    on_model, known = regularization._OnModel(w.ctx, "self"), modes.Known(mode, w.ctx)
+    return ([head] if head is not None else []) + _read_params(originals, w) + [s.visit(on_model).visit(known)
+                                                                                for s in stmts]
 
 
 def _loss(expr, w):
@@ -171,25 +200,3 @@ def _first(stmts) -> list:
     while lines and lines[0].comment is None:
         lines.pop(0)
     return [stmts[0].with_changes(leading_lines=lines), *stmts[1:]]
-
-
-def _places(stmts, prefix=()) -> dict:
-    """id(statement) -> its path in the model_fn: indices into bodies, through if/elif/else branches."""
-    out = {}
-    for k, stmt in enumerate(stmts):
-        out[id(stmt)] = prefix + (k,)
-        if isinstance(stmt, cst.If):
-            out.update(_places(stmt.body.body, prefix + (k, "body")))
-            if isinstance(stmt.orelse, cst.If):
-                out.update(_places([stmt.orelse], prefix + (k, "elif")))
-            elif stmt.orelse is not None:
-                out.update(_places(stmt.orelse.body.body, prefix + (k, "else")))
-    return out
-
-
-def _follow(stmts, path):
-    stmt = stmts[path[0]]
-    if len(path) == 1:
-        return stmt
-    branch = {"body": lambda: stmt.body.body, "elif": lambda: [stmt.orelse], "else": lambda: stmt.orelse.body.body}
-    return _follow(branch[path[1]](), path[2:])

@@ -12,8 +12,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import cross_shard, spec
+from tf2migrate.rules.estimator import spec
 from tf2migrate.rules.estimator.args import Unreadable
 
 MODES = ("TRAIN", "EVAL", "PREDICT")
@@ -66,10 +65,12 @@ def value(test, mode: str, ctx) -> Optional[bool]:
     return None
 
 
-def specialize(body, mode: str, ctx):
+def specialize(body, mode: str, ctx, specs=None):
     """(statements run in `mode`, the returned EstimatorSpec's arguments or None if it does not return).
-    Mode asserts and TF1 summaries are left out; raises Unreadable for a return that is no EstimatorSpec."""
-    out = []
+    Mode asserts and TF1 summaries are left out; raises Unreadable for a return that is no EstimatorSpec.
+    A spec may be assigned to a name first (`output_spec = EstimatorSpec(...)`, then `return output_spec`):
+    `specs` holds those the run assigned so far."""
+    out, specs = [], {} if specs is None else specs
     for stmt in body:
         if spec.is_docstring(stmt):
             continue
@@ -77,22 +78,24 @@ def specialize(body, mode: str, ctx):
             taken = value(stmt.test, mode, ctx)
             if taken is not None:
                 branch = stmt.body.body if taken else _orelse(stmt.orelse)
-                inner, returned = specialize(branch, mode, ctx)
+                inner, returned = specialize(branch, mode, ctx, specs)
                 out += inner
                 if returned is not None:
                     return out, returned
                 continue
-        if "use_tpu" in source(stmt.test if isinstance(stmt, cst.If) else cst.Name("_")) \
-                and cross_shard.switched(stmt, ctx) is not None:
-            continue  # `if params["use_tpu"]: optimizer = CrossShardOptimizer(optimizer)`: never on a plain Estimator
-        if spec.tpu_return(stmt, ctx):  # `if params["use_tpu"]: return TPUEstimatorSpec(...)`: a plain Estimator
-            if stmt.orelse is None:     # runs the plain EstimatorSpec that follows (or is the `else:`)
-                continue
-            inner, returned = specialize(_orelse(stmt.orelse), mode, ctx)
+        plain = _plain_branch(stmt, ctx)
+        if plain is not None:  # `if params["use_tpu"]: return TPUEstimatorSpec(...) else: return EstimatorSpec(...)`
+            inner, returned = specialize(plain, mode, ctx, specs)
             return out + inner, returned
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            made = spec.estimator_spec(small.value, ctx)
+            if made is not None:
+                specs[small.targets[0].target.value] = made
+                continue
         if isinstance(small, cst.Return):
-            returned = spec.estimator_spec(small.value, ctx)
+            named = specs.get(small.value.value) if isinstance(small.value, cst.Name) else None
+            returned = named if named is not None else spec.estimator_spec(small.value, ctx)
             if returned is None:
                 raise Unreadable(small, "model_fn returns something other than an EstimatorSpec: convert by hand")
             return out, returned
@@ -104,9 +107,55 @@ def specialize(body, mode: str, ctx):
     return out, None
 
 
+def _plain_branch(stmt, ctx) -> Optional[list]:
+    """For an if/else that returns a TPUEstimatorSpec in one branch and the same EstimatorSpec in the other (Google's
+    TPU templates, on `params["use_tpu"]`), the plain branch: both describe one model, and Keras needs one."""
+    if not (isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else)):
+        return None
+    kinds = [_returned_kind(block.body, ctx) for block in (stmt.body, stmt.orelse.body)]
+    if sorted(kinds, key=str) != ["plain", "tpu"]:
+        return None
+    return list((stmt.body if kinds[0] == "plain" else stmt.orelse.body).body)
+
+
+def _returned_kind(block, ctx) -> Optional[str]:
+    small = block[-1].body[0] if len(block) == 1 and isinstance(block[-1], cst.SimpleStatementLine) else None
+    if not (isinstance(small, cst.Return) and isinstance(small.value, cst.Call)):
+        return None
+    canonical = ctx.resolve(small.value.func)[1]
+    return "plain" if canonical == "tf.estimator.EstimatorSpec" else "tpu" if canonical in spec.TPU_SPECS else None
+
+
 def _orelse(orelse) -> list:
     if orelse is None:
         return []
     if isinstance(orelse, cst.If):  # elif
         return [orelse]
     return list(orelse.body.body)
+
+
+VALUES = {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"}  # tf.estimator.ModeKeys' strings
+
+
+class Known(cst.CSTTransformer):
+    """A statement kept in a step, where the mode is known: a test on the mode becomes its value, `mode` itself
+    the ModeKeys string TF1 gave (`tf1.logging.info("mode: %s", mode)` logs what it logged)."""
+
+    def __init__(self, mode: str, ctx) -> None:
+        super().__init__()
+        self.mode, self.ctx = mode, ctx
+
+    def _known(self, original, updated):
+        known = value(original, self.mode, self.ctx)
+        return updated if known is None else cst.Name(str(known), lpar=original.lpar, rpar=original.rpar)
+
+    leave_Comparison = leave_BooleanOperation = leave_UnaryOperation = _known
+
+    def leave_Name(self, original, updated):
+        return cst.SimpleString(f'"{VALUES[self.mode]}"') if original.value == "mode" else updated
+
+    def leave_Attribute(self, original, updated):  # `x.mode` is no use of the name
+        return updated.with_changes(attr=original.attr)
+
+    def leave_Arg(self, original, updated):  # nor `f(mode=...)`'s keyword
+        return updated.with_changes(keyword=original.keyword)

@@ -24,8 +24,8 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
     sched = model.schedule if model is not None else None
     if sched is not None:
         notes.append((sched.node, "TFM305", None))
-    for metric in model.metrics if model is not None else ():
-        notes.append((metric.node, "TFM306", None))
+    for node in {id(m.node): m.node for m in (model.metrics if model is not None else ())}.values():
+        notes.append((node, "TFM306", None))  # once per call (a metric helper's call makes several)
     if plans.canned(model):
         notes.append((prog.call, "TFM312", None))
     if shim_plan is not None:

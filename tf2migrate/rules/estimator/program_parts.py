@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, exporters, other_model_fn, other_module, render, tpu, uses
+from tf2migrate.rules.estimator import canned, closures, exporters, other_model_fn, other_module, render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -131,6 +131,11 @@ def _model(module, prog, ctx) -> None:
         prog.model = canned.read(prog.call, prog.bound, ctx, prog.values, prog.defs)
         return
     _follow_alias(module, prog)
+    prog.closure = closures.find(module, prog)
+    if prog.closure is not None:  # `model_fn=model_fn_builder(...)`: the general path converts it in the builder
+        prog.model_fn_index = prog.closure.index
+        prog.model = read_model_fn(prog.closure.model_fn, ctx, prog.defs)
+        return
     fn = prog.bound.get("model_fn")
     if not isinstance(fn, cst.Name) or not isinstance(prog.defs.get(fn.value), cst.FunctionDef):
         prog.blockers.append(Unreadable(fn or prog.call, "model_fn is not a function defined at the top level "

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import assemble, general_render, other_module, render, shim, strategy, templates
+from tf2migrate.rules.estimator import assemble, closures, general_render, other_module, render, shim, strategy
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator import numpy_input, run_blocks, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
@@ -27,7 +28,7 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
         elif i in prog.removed or assemble.v1_switch(orig, ctx, conv.notes):
             out.append(None)
         elif i == prog.model_fn_index:
-            out.append(assemble.with_lines(_model_statements(conv), stmt))
+            out.append(assemble.with_lines(_model_statements(conv, stmt), stmt))
         elif i == prog.estimator:
             out.append(assemble.with_lines(model_statements(conv), stmt))
         elif i in prog.runs:
@@ -52,10 +53,13 @@ def builder_head(conv) -> list:
     return [conv.writer.build_function()]
 
 
-def _model_statements(conv) -> list:
+def _model_statements(conv, stmt) -> list:
     """The model_fn's replacement: the model class or layer, the optimizer's compat class, the builder."""
     w, model = conv.writer, conv.model
-    if conv.general is not None:
+    if conv.general is not None and conv.prog.closure is not None:  # in the builder that returned the model_fn
+        made = [general_render.model_class(conv.general, w), general_render.build_function(conv.general, w)]
+        parts = [assemble.optimizers_compat(model, w), [closures.builder(conv.prog.closure, stmt, made, w)]]
+    elif conv.general is not None:
         parts = [[general_render.model_class(conv.general, w)], assemble.optimizers_compat(model, w),
                  [general_render.build_function(conv.general, w)], w.examples_function(), w.predict_all_function()]
     else:
@@ -103,11 +107,13 @@ def model_statements(conv) -> list:
     if w.params_var is not None and not own:  # the input functions take the params too
         out.append(templates.statement("{params} = {value}", w, params=w.params_var, value=value or "{}"))
         value = w.params_var if value is not None else None
+    if value is None and conv.model is not None and conv.model.uses_params and prog.tpu is None:
+        value = "{}"  # the Estimator gave the model_fn empty params
     args = [cst.Arg(cst.parse_expression(value))] if value is not None else []
     if prog.tpu is not None and prog.tpu.iterations is not None:
         args.append(cst.Arg(cst.parse_expression(w.text(prog.tpu.iterations)), keyword=cst.Name("steps_per_execution"),
                             equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
-    call = cst.Call(cst.parse_expression(w.build_name), args)
+    call = cst.Call(cst.parse_expression(w.build_call or w.build_name), args)
     if kind is not StrategyKind.NONE or prog.strategy_in_place:
         out.append(templates.statement("with {var}.scope():\n{i}{model} = {call}", w, var=var, model=w.model_var,
                                        call=call))

@@ -97,6 +97,8 @@ class Uses(cst.CSTVisitor):
         self.problems: list = []
         self.owned = {prog.var, *prog.specs, *prog.hooks, *prog.hook_lists, *prog.exporters} | {
             e.value for e in (prog.bound.get("model_fn"), prog.bound.get("config")) if isinstance(e, cst.Name)}
+        if prog.closure is not None and isinstance(prog.closure.site, cst.Name):
+            self.owned.discard(prog.closure.site.value)  # `model_fn = builder(...)` now returns the model's builder
         if prog.strategy_var:
             self.owned.add(prog.strategy_var)
         if prog.model_fn_alias:

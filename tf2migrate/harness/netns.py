@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 
+from tf2migrate.engine.parent_death import die_with_parent
 from tf2migrate.harness import pidns, processes
 
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -127,10 +128,7 @@ def open_namespace(timeout=30.0, network=True):
 
 
 def main(argv):
-    parent = os.getppid()
-    pidns.die_with_parent()   # even a SIGKILLed verify leaves no holder behind, and so no process of the run
-    if os.getppid() != parent:
-        return 1
+    die_with_parent(os.getppid())   # even a SIGKILLed verify leaves no holder behind, nor any process of the run
     network = NO_NETWORK not in argv
     try:
         how = _unshare(network)

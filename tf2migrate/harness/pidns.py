@@ -7,19 +7,10 @@ it. The namespace holder (netns.py) forks that init (`start_init`); the init liv
 A task joins the namespace with `setns`, which only places the task's future children there: so it forks
 (`run_inside`), the child runs the task, and the parent, which verify started and ends, waits for it.
 """
-import ctypes
 import os
 import signal
 
-PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(sig=signal.SIGKILL):
-    """Ask the kernel to send `sig` to this process when its parent dies (Linux; elsewhere nothing)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig)
-    except (OSError, AttributeError):
-        pass
+from tf2migrate.engine.parent_death import die_with_parent
 
 
 def _reap(signum, frame):

@@ -11,7 +11,8 @@ def test_the_tail_of_a_huge_log_is_read_in_bounded_memory(tmp_path):
     with open(log, "wb") as f:
         for _ in range(64):   # 64 MiB of output
             f.write(line * ((1 << 20) // len(line)))
-        f.write(b"W0000 00:00 a TF log line the tail leaves out\nTraceback (most recent call last):\nValueError: boom\n")
+        f.write(b"W0000 00:00 a TF log line the tail leaves out\n")
+        f.write(b"Traceback (most recent call last):\nValueError: boom\n")
     tracemalloc.start()
     try:
         shown = tail(str(log))

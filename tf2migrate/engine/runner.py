@@ -186,7 +186,8 @@ def _run(candidates, options: RunOptions, results: list) -> None:
 
 def _early_or_in_turn(todo: list, triggers, views, options: RunOptions, results: list) -> None:
     if not _early(options, todo):
-        return _in_turn(todo, triggers, views, options.jobs, results)
+        _in_turn(todo, triggers, views, options.jobs, results)
+        return
     from concurrent.futures.process import BrokenProcessPool
 
     try:

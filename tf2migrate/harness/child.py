@@ -34,7 +34,7 @@ def main(spec_path):
 
         enter(spec["netns"])   # goes on in a child forked into the run's PID namespace
     else:   # --allow-network where no namespace can be made: at least die with verify
-        from tf2migrate.harness.pidns import die_with_parent
+        from tf2migrate.engine.parent_death import die_with_parent
 
         die_with_parent()
     if spec.get("serve"):

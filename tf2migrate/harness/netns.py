@@ -28,7 +28,7 @@ from tf2migrate.harness import pidns, processes
 
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
-NO_NETWORK = "--no-network"   # the holder's argument: make a network namespace too (without: --allow-network)
+NO_NETWORK = "--no-network"   # the holder's argument under --allow-network: a PID namespace only
 ISOLATED = "isolated: every process of the run ran in a network namespace of its own with only loopback up ({how})"
 ALLOWED = ("not isolated (--allow-network): the programs ran on this machine's network, where a TF server "
            "listens on every interface")

@@ -193,6 +193,7 @@ def _early_or_in_turn(todo: list, triggers, views, options: RunOptions, results:
     try:
         results += _Early(options.jobs, triggers).results(todo, views)
     except BrokenProcessPool:  # a worker died (out of memory, killed): every file is done here instead
+        stop_all()   # the other workers end
         _in_turn(todo, triggers, views, 1, results)
 
 

@@ -193,7 +193,7 @@ def test_a_namespace_has_only_loopback_and_is_shared_by_every_process_entering_i
 
 
 def test_without_a_namespace_a_cluster_is_refused_unless_network_is_allowed(monkeypatch):
-    def unavailable(timeout=30.0):
+    def unavailable(timeout=30.0, network=True):
         raise netns.Unavailable("unshare(CLONE_NEWUSER | CLONE_NEWNET): Operation not permitted")
 
     monkeypatch.setattr(netns, "open_namespace", unavailable)

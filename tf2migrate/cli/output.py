@@ -9,6 +9,7 @@ from tf2migrate.engine.diagnostics import Severity, printable
 from tf2migrate.engine.process import Mode, Status
 
 EXIT_OK, EXIT_PENDING, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 123
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, what a shell reports for a process Ctrl-C ended
 
 
 def show(results, mode: Mode, verbose: int, quiet: bool) -> None:
@@ -35,6 +36,12 @@ def summary(results, mode: Mode) -> str:
     verb = "rewritten" if mode is Mode.WRITE else "would be rewritten"
     return (f"tf2migrate: {_n(changed)} {verb}, {_n(unchanged)} unchanged, "
             f"{_n(attention)} needing attention, {_n(failed)} failed")
+
+
+def interrupted(results, total: int, mode: Mode) -> str:
+    """The summary after Ctrl-C. black prints "Aborted!" and then its usual exit code (0 for a run that did not
+    finish); this run says what it did not do and exits EXIT_INTERRUPTED."""
+    return f"Aborted! {summary(results, mode)}; {_n(total - len(results))} not started (interrupted)"
 
 
 def _n(count: int) -> str:

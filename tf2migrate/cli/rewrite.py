@@ -51,6 +51,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
     from tf2migrate.engine import cache
     from tf2migrate.engine.cache import Cache, rules_fingerprint
     from tf2migrate.engine.runner import RunOptions, run
+    from tf2migrate.engine.workers import Interrupted
     from tf2migrate.rules import tables_dir
 
     missing = first_missing(paths)
@@ -89,7 +90,13 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         cache=Cache(rules_fingerprint(selection, tables_dir())) if use_cache else None,
     )
     force = force_exclude if force_exclude is not None else bool(settings.get("force-exclude", False))
-    results = run(gather(paths, DEFAULT_EXCLUDES + excludes, extra, force), options)
+    candidates = list(gather(paths, DEFAULT_EXCLUDES + excludes, extra, force))
+    try:
+        results = run(candidates, options)
+    except Interrupted as stop:   # Ctrl-C: what was done, and exit 130 (see output.interrupted)
+        output.show(stop.results, mode, verbose, quiet)
+        click.echo(output.interrupted(stop.results, len(candidates), mode), err=True)
+        sys.exit(output.EXIT_INTERRUPTED)
     output.show(results, mode, verbose, quiet)
     code = output.exit_code(results, mode)
     if report_file:
@@ -111,7 +118,8 @@ def rewrite(diff, check_only, **kw):
     """Rewrite TF1 distributed-training code to TF2 in place.
 
     Exit status: 0 nothing left to do; 1 changes pending (--check/--diff) or errors remain;
-    2 usage error; 123 a file could not be read or parsed (the others are still processed).
+    2 usage error; 123 a file could not be read or parsed (the others are still processed);
+    130 interrupted (Ctrl-C): queued files were not started, the summary says what was done.
     """
     mode = Mode.DIFF if diff else Mode.CHECK if check_only else Mode.WRITE
     execute(mode=mode, **kw)

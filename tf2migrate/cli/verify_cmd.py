@@ -11,12 +11,15 @@ was seen (not equivalent, and not an error of the tool); 2 usage error, includin
 machine cannot keep off the network without `--allow-network`; 3 a program failed or timed out (the tail
 of its output is printed).
 """
+import os
+
 import click
 
 
 EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the variables differ or no "
               "training step was seen; 2 usage error (also: a cluster that cannot be kept off the network without "
-              "--allow-network); 3 a program failed or timed out.")
+              "--allow-network; a --json, --junit or --plot path that cannot be written, checked before the run); "
+              "3 a program failed or timed out.")
 
 
 class _ProgramArgsCommand(click.Command):
@@ -97,6 +100,8 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
     from tf2migrate.harness import api, report, unparsable
 
     args = click.get_current_context().meta.get("program_args", ())
+    reports = {"--json": json_path, "--junit": junit_path, "--plot": plot_path}
+    _check_reports(reports)   # before any run: a verdict must not end in a traceback and DIVERGED's code
 
     def progress(line):
         click.echo(line, err=True)
@@ -119,15 +124,37 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
     click.echo(report.table(result))
     for line in report.summary_lines(result):
         click.echo(line)
-    if json_path:
-        report.write_json(result, json_path)
-    if junit_path:
-        report.write_junit([result], junit_path)
-    if plot_path:
-        from tf2migrate.harness.plot import write_plot
+    try:
+        if json_path:
+            report.write_json(result, json_path)
+        if junit_path:
+            report.write_junit([result], junit_path)
+        if plot_path:
+            from tf2migrate.harness.plot import write_plot
 
-        write_plot(result, plot_path)
+            write_plot(result, plot_path)
+    except OSError as e:   # an I/O failure is exit 2; 0/1/3 stay the verdicts'
+        click.echo(f"tf2migrate verify: cannot write {e.filename or 'a report'}: {e.strerror or e}", err=True)
+        raise SystemExit(api.EXIT_USAGE) from None
     raise SystemExit(result.exit_code)
+
+
+def _check_reports(reports):
+    """Each report path can be written (its folder exists and is writable) and `--plot` has matplotlib,
+    or a usage error (exit 2) before anything runs."""
+    for option, path in reports.items():
+        if path is None:
+            continue
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise click.UsageError(f"{option} {path}: no such directory {folder}")
+        if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            raise click.UsageError(f"{option} {path}: not writable")
+    if reports.get("--plot"):
+        try:
+            import matplotlib  # noqa: F401 - the optional extra `tf2migrate[plot]`
+        except ImportError as e:
+            raise click.UsageError(f"--plot needs matplotlib (pip install 'tf2migrate[plot]'): {e}") from None
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from tf2migrate.engine.deep import TooDeep, retry_deep, too_deep
 from tf2migrate.engine.package_views import package_views
 from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
+from tf2migrate.engine.workers import Interrupted, Workers, stop_all
 
 POOL_THRESHOLD = 4  # fewer files than this needing LibCST: a pool costs more than it saves
 EARLY_POOL = 16  # this many files the cache does not know: workers pre-check them too (`_Early`)
@@ -69,25 +70,25 @@ class _Pool:
     forked workers inherit them instead of importing them once each."""
 
     def __init__(self, jobs: int) -> None:
-        self.jobs, self.waiting, self.futures, self.pool = jobs, [], [], None
+        self.jobs, self.waiting, self.pool = jobs, [], None
 
     def add(self, job) -> None:
         self.waiting.append(job)
         if self.pool is None and self.jobs > 1 and len(self.waiting) >= POOL_THRESHOLD:
             _prefetch()  # LibCST and the rules, inherited by forked workers
-            self.pool = _process_pool(self.jobs)
+            self.pool = Workers(self.jobs)
         if self.pool is not None:
             for path, data, src, *rest in self.waiting:
                 # an `ast` tree costs more to pickle than to parse again in the worker
-                self.futures.append(self.pool.submit(_heavy, (path, data, dataclasses.replace(src, tree=None), *rest)))
+                self.pool.submit(_heavy, (path, data, dataclasses.replace(src, tree=None), *rest))
             self.waiting = []
 
-    def results(self) -> list:
-        done = [_heavy(job) for job in self.waiting]
+    def results(self, done: list) -> None:
+        """Onto `done`: each file as it is finished here, then the workers' files."""
+        for job in self.waiting:
+            done.append(_heavy(job))
         if self.pool is not None:
-            with self.pool:
-                done.extend(f.result() for f in self.futures)
-        return done
+            done.extend(self.pool.collect())
 
 
 class _Early:
@@ -98,28 +99,17 @@ class _Early:
 
     def __init__(self, jobs: int, triggers) -> None:
         _INHERITED["triggers"] = triggers
-        self.pool = _process_pool(jobs, initializer=_prefetch)
-        self.started = [self.pool.submit(int) for _ in range(jobs)]  # a worker is forked per waiting task
+        self.pool = Workers(jobs, prefetch=_prefetch)
+        self.pool.start(jobs)  # a worker is forked per waiting task
 
     def results(self, todo: list, views) -> list:
         views.scan()  # once, here, while the workers import: each would scan the package files again
-        with self.pool:
-            futures = [self.pool.submit(_work, (*job, views.get(job[0])))
-                       for job in sorted(todo, key=lambda job: -len(job[1]))]
-            return [f.result() for f in futures]
+        for job in sorted(todo, key=lambda job: -len(job[1])):
+            self.pool.submit(_work, (*job, views.get(job[0])))
+        return self.pool.collect()
 
 
 _INHERITED: dict = {}  # what `_Early`'s forked workers inherit
-
-
-def _process_pool(jobs: int, initializer=None):
-    """Worker processes, forked on Linux (macOS offers fork but its system libraries are not fork-safe); imported
-    here: a run the cache settles starts no pool."""
-    import concurrent.futures
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
-    return concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=initializer)
 
 
 def _prefetch() -> None:
@@ -162,7 +152,28 @@ def _precheck(path: str, data: bytes, triggers, source: str, view) -> tuple:
 
 
 def run(candidates, options: RunOptions) -> list:
-    results, todo = [], []
+    """Every file's result, sorted by path. Ctrl-C: `Interrupted` with the files done (the cache keeps them);
+    queued files are not started, and the ones being rewritten are finished first (see workers.py)."""
+    results = []
+    try:
+        _run(candidates, options, results)
+    except KeyboardInterrupt:
+        results += stop_all()
+        _remember(options, results)
+        raise Interrupted(sorted(results, key=lambda r: r.path)) from None
+    _remember(options, results)
+    return sorted(results, key=lambda r: r.path)
+
+
+def _remember(options: RunOptions, results: list) -> None:
+    if options.cache:
+        options.cache.remember(results)
+        options.cache.save()
+
+
+def _run(candidates, options: RunOptions, results: list) -> None:
+    """Onto `results`: each file's, as it is settled."""
+    todo = []
     candidates = list(candidates)
     views, read_once = package_views(candidates)
     for cand in candidates:
@@ -187,27 +198,26 @@ def run(candidates, options: RunOptions) -> list:
         todo.append((cand.path, data, content_digest, options.mode, options.selection))
     if todo:  # the rule modules are imported only once a file misses the cache
         triggers = _triggers(options.cache)
-        results += _early_or_in_turn(todo, triggers, views, options)
-    if options.cache:
-        options.cache.remember(results)
-        options.cache.save()
-    return sorted(results, key=lambda r: r.path)
+        _early_or_in_turn(todo, triggers, views, options, results)
 
 
-def _early_or_in_turn(todo: list, triggers, views, options: RunOptions) -> list:
+def _early_or_in_turn(todo: list, triggers, views, options: RunOptions, results: list) -> None:
     if not _early(options, todo):
-        return _in_turn(todo, triggers, views, options.jobs)
+        _in_turn(todo, triggers, views, options.jobs, results)
+        return
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        return _Early(options.jobs, triggers).results(todo, views)
+        results += _Early(options.jobs, triggers).results(todo, views)
     except BrokenProcessPool:  # a worker died (out of memory, killed): every file is done here instead
-        return _in_turn(todo, triggers, views, 1)
+        stop_all()   # the other workers end
+        _in_turn(todo, triggers, views, 1, results)
 
 
-def _in_turn(todo: list, triggers, views, jobs: int) -> list:
-    """Pre-check each file here; the files that need LibCST go to `_Pool` (a few files: a pre-commit hook)."""
-    results, pool = [], _Pool(jobs)
+def _in_turn(todo: list, triggers, views, jobs: int, results: list) -> None:
+    """Pre-check each file here; the files that need LibCST go to `_Pool` (a few files: a pre-commit hook).
+    Onto `results`, each file as it is finished."""
+    pool = _Pool(jobs)
     for path, data, content_digest, mode, selection in todo:
         src, done = _precheck(path, data, triggers, selection.source, lambda: views.get(path))
         if done is not None:
@@ -219,4 +229,4 @@ def _in_turn(todo: list, triggers, views, jobs: int) -> list:
             results.append(_heavy(job))
         else:
             pool.add(job)
-    return results + pool.results()
+    pool.results(results)

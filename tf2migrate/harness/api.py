@@ -6,12 +6,11 @@ it creates its first variable), so a verify costs little more than the slower of
 import os
 import shutil
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
 from tf2migrate.harness import topology as topo_lib
-from tf2migrate.harness import legacy, unparsable
+from tf2migrate.harness import legacy, unparsable, workdirs
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -50,7 +49,7 @@ class VerifyResult:
     accepted_fixes: list = field(default_factory=list)   # codes applied to the original to make the reference
     reference_path: str = ""
     retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
-    network: str = ""             # how the cluster was kept off the network (netns.py)
+    network: str = ""             # how the run was kept off the network, or --allow-network (netns.py)
     tolerance: str = ""           # which rtol/atol were used, and why (cross-version runs are wider)
     module: str = None            # `-m MODULE`: both sides are package roots running this module
     original_args: list = field(default_factory=list)   # each side's sys.argv[1:]
@@ -101,8 +100,9 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
     `init_values`: optional step-0 values for the original (dict name -> array, or an .npz keyed by variable
     name), e.g. to reproduce a recorded run; the migrated program is then aligned to them as usual.
 
-    `allow_network`: run a cluster whose servers listen on every interface when this machine cannot give it
-    a network namespace of its own; without it, such a run is refused (`NetworkIsolationError`, exit 2).
+    `allow_network`: run the programs on this machine's network (their TF servers listen on every interface);
+    without it, every process of the run is in a network namespace with only loopback, and where this machine
+    cannot make one the run is refused (`NetworkIsolationError`, exit 2).
     """
     if original_api not in ("v1", "v2", "auto"):
         raise VerifyUsageError(f"--original-api must be v1, v2 or auto, not {original_api!r}")
@@ -116,7 +116,8 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
     if cwd is not None and not os.path.isdir(cwd):
         raise VerifyUsageError(f"--cwd {cwd}: no such directory")
     cwd = os.path.abspath(cwd) if cwd is not None else None
-    workdir = tempfile.mkdtemp(prefix="tf2migrate-verify-")
+    held = workdirs.make()   # also removes what a killed verify left behind
+    workdir = held.path
     namespace = None
     try:
         try:
@@ -147,9 +148,8 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                 save_values(override, load_user_values(init_values))
             except (OSError, ValueError) as e:
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
-        namespace, result.network = _isolate(topology, facts_o, facts_m, allow_network)
-        if namespace:
-            progress(f"network: {result.network}")
+        namespace, result.network = _isolate(topology, allow_network)
+        progress(f"network: {result.network}")
         for attempt in (1, 2):
             # ports are picked free, but another process may take one before a server binds it: run again once
             run_dir = os.path.join(workdir, f"run{attempt}")
@@ -178,23 +178,21 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
     finally:
         if namespace:
             namespace.close()
-        if not keep_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+        held.close(keep=keep_workdir)
 
 
-def _isolate(topology, facts_o, facts_m, allow_network):
-    """The namespace the run's processes share (None when nothing listens, or with --allow-network), and
-    the sentence the report gives about it."""
-    if not topo_lib.starts_servers(topology, facts_o, facts_m):
-        return None, netns.NOT_NEEDED
-    if allow_network:
-        return None, netns.ALLOWED
+def _isolate(topology, allow_network):
+    """The namespaces every process of the run shares, and the sentence the report gives about them. Every
+    run is isolated, whatever its programs seem to do: a TF server can be started in ways no scan sees.
+    With --allow-network the run still gets a PID namespace where it can (none of its processes outlives it)."""
     try:
-        namespace = netns.open_namespace()
+        namespace = netns.open_namespace(network=not allow_network)
     except netns.Unavailable as e:
+        if allow_network:
+            return None, netns.ALLOWED
         raise NetworkIsolationError(
-            f"cannot keep the {topology} cluster off the network on this machine: {e}. Its TF servers would "
-            f"listen on every interface, unauthenticated, for the whole run; pass --allow-network "
+            f"cannot keep this {topology} run off the network on this machine: {e}. A TF server its programs "
+            f"start would listen on every interface, unauthenticated, for the whole run; pass --allow-network "
             f"(allow_network=True) to run it anyway") from e
     return namespace, namespace.describe()
 

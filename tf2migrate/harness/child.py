@@ -32,7 +32,11 @@ def main(spec_path):
     if spec.get("netns"):   # first: setns needs a process with one thread
         from tf2migrate.harness.netns import enter
 
-        enter(spec["netns"])
+        enter(spec["netns"])   # goes on in a child forked into the run's PID namespace
+    else:   # --allow-network where no namespace can be made: at least die with verify
+        from tf2migrate.engine.parent_death import die_with_parent
+
+        die_with_parent()
     if spec.get("serve"):
         from tf2migrate.harness.cluster import serve_forever
 

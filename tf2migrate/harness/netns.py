@@ -1,11 +1,13 @@
-"""Keep a verify run's cluster off the network.
+"""Keep a verify run off the network.
 
 TF's gRPC servers bind every interface (0.0.0.0 and ::), with no authentication, and run any graph they
-are sent. So every process of a run that starts servers shares one Linux network namespace of its own, in
-which only loopback is up: the cluster reaches itself on 127.0.0.1 and nothing else reaches it. A holder
-process creates the namespace (inside a user namespace when not root, so no privilege is needed) and
-brings `lo` up; each child of the run enters it first thing, while it is still single-threaded (`enter`).
-Where that is impossible, `verify` refuses unless the user passes `--allow-network`.
+are sent, and a program can start one in ways no reading of its source sees (an alias of `Server`,
+`create_local_server`, a tf.data service, the profiler's server). So every process of every run shares one
+Linux network namespace of its own, in which only loopback is up: the cluster reaches itself on 127.0.0.1
+and nothing else reaches it. A holder process creates the namespace (inside a user namespace when not root,
+so no privilege is needed) and brings `lo` up; each child of the run enters it first thing, while it is
+still single-threaded (`enter`). Where that is impossible, `verify` refuses unless the user passes
+`--allow-network`. The same holder makes the run's PID namespace (pidns.py), also with `--allow-network`.
 
 `python -m tf2migrate.harness.netns` is the holder: it prints `ready <how>` or `error <reason>`, then waits
 to be ended with its process group like every other child (processes.py).
@@ -21,14 +23,15 @@ import struct
 import subprocess
 import sys
 
-from tf2migrate.harness import processes
+from tf2migrate.engine.parent_death import die_with_parent
+from tf2migrate.harness import pidns, processes
 
-CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
-PR_SET_PDEATHSIG = 1
+CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
-ISOLATED = "isolated: the cluster ran in a network namespace of its own with only loopback up ({how})"
-ALLOWED = "not isolated (--allow-network): the cluster's servers listened on every interface of this machine"
-NOT_NEEDED = "not isolated: no process of this run starts a server"
+NO_NETWORK = "--no-network"   # the holder's argument under --allow-network: a PID namespace only
+ISOLATED = "isolated: every process of the run ran in a network namespace of its own with only loopback up ({how})"
+ALLOWED = ("not isolated (--allow-network): the programs ran on this machine's network, where a TF server "
+           "listens on every interface")
 
 
 class Unavailable(Exception):
@@ -50,14 +53,16 @@ def _write(path, text):
         f.write(text)
 
 
-def _unshare():
-    """A new network namespace: directly when root with CAP_SYS_ADMIN, else inside a new user namespace
-    that maps this process's own uid and gid (the programs keep seeing who they are)."""
+def _unshare(network):
+    """New PID and (`network`) network namespaces: directly when root with CAP_SYS_ADMIN, else inside a new
+    user namespace that maps this process's own uid and gid (the programs keep seeing who they are)."""
     libc = _libc()
     uid, gid = os.geteuid(), os.getegid()
-    if uid == 0 and libc.unshare(CLONE_NEWNET) == 0:
-        return "unshare(CLONE_NEWNET) as root"
-    _check(libc.unshare(CLONE_NEWUSER | CLONE_NEWNET), "unshare(CLONE_NEWUSER | CLONE_NEWNET)")
+    flags, names = (CLONE_NEWPID | CLONE_NEWNET, "CLONE_NEWPID | CLONE_NEWNET") if network else \
+        (CLONE_NEWPID, "CLONE_NEWPID")
+    if uid == 0 and libc.unshare(flags) == 0:
+        return f"unshare({names}) as root"
+    _check(libc.unshare(CLONE_NEWUSER | flags), f"unshare(CLONE_NEWUSER | {names})")
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
@@ -73,60 +78,63 @@ def _loopback_up():
 
 
 def enter(holder_pid):
-    """Join the holder's namespaces. Must run before any thread starts (setns refuses a user namespace to a
+    """Join the holder's namespaces, then go on in a child forked into its PID namespace (`pidns.run_inside`:
+    this process only waits for it). Must run before any thread starts (setns refuses a user namespace to a
     multithreaded process): `child.py` calls it before importing anything else."""
     libc = _libc()
-    for kind, flag in (("user", CLONE_NEWUSER), ("net", CLONE_NEWNET)):
+    for kind, flag in (("user", CLONE_NEWUSER), ("net", CLONE_NEWNET), ("pid_for_children", CLONE_NEWPID)):
         target = f"/proc/{holder_pid}/ns/{kind}"
         if os.stat(target).st_ino == os.stat(f"/proc/self/ns/{kind}").st_ino:
-            continue   # root without a user namespace: only the network one differs
+            continue   # root: no user namespace; --allow-network: no network namespace
         fd = os.open(target, os.O_RDONLY)
         try:
             _check(libc.setns(fd, flag), f"setns({target})")
         finally:
             os.close(fd)
+    pidns.run_inside()
 
 
 class Namespace:
-    """One run's namespace, alive as long as its holder (and any process inside it)."""
+    """One run's namespaces, alive as long as its holder: its end ends every process inside."""
 
-    def __init__(self, proc, how):
-        self.proc, self.how = proc, how
+    def __init__(self, proc, how, network=True):
+        self.proc, self.how, self.network = proc, how, network
 
     @property
     def pid(self):
         return self.proc.pid
 
     def describe(self):
-        return ISOLATED.format(how=self.how)
+        return ISOLATED.format(how=self.how) if self.network else ALLOWED
 
     def close(self):
         processes.end(self.proc, grace=0.5)
 
 
-def open_namespace(timeout=30.0):
-    """Start the holder and wait for its answer; raise Unavailable with the reason when it has none."""
+def open_namespace(timeout=30.0, network=True):
+    """Start the holder and wait for its answer; raise Unavailable with the reason when it has none.
+    `network=False` (--allow-network): a PID namespace only, the programs on this machine's network."""
     if not sys.platform.startswith("linux"):
         raise Unavailable(f"network namespaces need Linux (this is {sys.platform})")
-    proc = processes.spawn([sys.executable, "-m", "tf2migrate.harness.netns"], env=dict(os.environ),
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = processes.spawn([sys.executable, "-m", "tf2migrate.harness.netns"] + ([] if network else [NO_NETWORK]),
+                           env=dict(os.environ), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     ready, _, _ = select.select([proc.stdout], [], [], timeout)
     line = proc.stdout.readline().decode(errors="replace").strip() if ready else ""
     if line.startswith("ready "):
-        return Namespace(proc, line[len("ready "):])
+        return Namespace(proc, line[len("ready "):], network)
     processes.end(proc, grace=0.5)
     raise Unavailable(line[len("error "):] if line.startswith("error ") else
                       f"the namespace holder gave no answer ({line or 'nothing'})")
 
 
-def main():
-    parent = os.getppid()
-    _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL)   # even a SIGKILLed verify leaves no holder behind
-    if os.getppid() != parent:
-        return 1
+def main(argv):
+    die_with_parent(os.getppid())   # even a SIGKILLed verify leaves no holder behind, nor any process of the run
+    network = NO_NETWORK not in argv
     try:
-        how = _unshare()
-        _loopback_up()
+        how = _unshare(network)
+        if network:
+            _loopback_up()
+        alive = pidns.start_init()  # noqa: F841 - held open until this process ends
     except OSError as e:
         reason = e.strerror or str(e)
         if e.errno in (errno.EPERM, errno.EACCES, errno.EINVAL, errno.ENOSPC):
@@ -139,4 +147,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -194,11 +194,17 @@ def package_dir(workdir):
     return folder
 
 
-def tail(path, lines=25):
+def tail(path, lines=25, window=1 << 20):
+    """The last `lines` lines of a program's log, read from its last `window` bytes only: a program may print
+    gigabytes, and its output is streamed to the log file, never held here."""
     try:
-        with open(path, errors="replace") as f:
-            text = f.read().splitlines()
+        with open(path, "rb") as f:
+            start = max(0, f.seek(0, os.SEEK_END) - window)
+            f.seek(start)
+            text = f.read().decode(errors="replace").splitlines()
     except OSError:
         return ""
+    if start:
+        text = text[1:]   # the first line read may be cut
     text = [ln for ln in text if not ln.startswith(("W0000", "I0000"))]
     return "\n".join(text[-lines:])

@@ -85,18 +85,6 @@ def source_facts(source):
     )
 
 
-def starts_servers(topology, facts_original, facts_migrated):
-    """Whether a run may start TF gRPC servers: a cluster topology, a program that starts its own, or one
-    that builds a strategy which starts them from a TF_CONFIG it sets itself."""
-    if topology.kind in ("ps", "multi-worker"):
-        return True
-    facts = (facts_original, facts_migrated)
-    return any(f.starts_servers or any(_SERVER_STRATEGY.search(s) for s in f.strategies) for f in facts)
-
-
-_SERVER_STRATEGY = re.compile(r"MultiWorker|ParameterServer|CollectiveAllReduce")
-
-
 def auto_topology(facts_original, facts_migrated):
     """`--cluster auto`: the topology implied by what the programs construct."""
     s = facts_migrated.strategies | facts_original.strategies

@@ -106,9 +106,7 @@ def test_an_exporter_under_a_model_dir_flag_is_skipped_when_the_flag_is_none():
     assert "is not None:" not in literal.code
 
 
-def test_feature_columns_appended_to_in_a_loop_block_instead_of_crashing():
-    """`cols = []; for key in keys: cols.append(numeric_column(key))` crashed the canned conversion (TFM999)."""
-    source = '''import tensorflow as tf
+LOOP_COLUMNS = '''import tensorflow as tf
 
 cols = []
 for key in ["a", "b"]:
@@ -116,9 +114,42 @@ for key in ["a", "b"]:
 classifier = tf.estimator.DNNClassifier(feature_columns=cols, hidden_units=[10], n_classes=3)
 classifier.train(input_fn=input_fn, steps=10)
 '''
+
+
+def test_numeric_columns_appended_to_in_a_loop_convert_with_the_loop_kept():
+    """`cols = []; for key in keys: cols.append(numeric_column(key))` (premade_estimator.py) blocked before."""
+    result = rewrite_text(LOOP_COLUMNS, "premade.py")
+    assert not _blockers(result)
+    code = result.code
+    assert "    cols.append(tf.feature_column.numeric_column(key=key))" in code
+    assert code.index("cols.append(") < code.index("DenseFeatures(cols)") < code.index("model = build_model()")
+    assert [d for d in result.diagnostics if d.code == "TFM320" and "built at run time" in d.message]
+
+
+@pytest.mark.parametrize("change, line, says", [
+    ("cols.append(tf.feature_column.numeric_column(key=key))",
+     "cols.append(tf.feature_column.categorical_column_with_identity(key, 3))",
+     "only numeric_column feature columns"),
+    ("classifier.train(", "cols.extend([])\nclassifier.train(", "used otherwise than by `cols.append(...)`"),
+    ("classifier.train(", "cols.append(tf.feature_column.numeric_column(\"c\"))\nclassifier.train(",
+     "appended after the Estimator is built"),
+    ("classifier.train(", "print(len(cols))\nclassifier.train(", "used otherwise than by `cols.append(...)`"),
+    ("for key in", "cols2 = cols\nfor key in", "used otherwise than by `cols.append(...)`"),
+])
+def test_a_loop_that_may_append_other_columns_still_blocks(change, line, says):
+    source = LOOP_COLUMNS.replace(change, line)
     result = rewrite_text(source, "premade.py")
-    assert not [d for d in result.diagnostics if d.code == "TFM999"]
-    assert [line for line, m in _blockers(result) if "appended to in a loop" in m] == [6]
+    assert result.code == source
+    assert any(says in m for _, m in _blockers(result)), _blockers(result)
+
+
+def test_a_comprehension_of_other_columns_blocks():
+    source = LOOP_COLUMNS.replace(
+        'cols = []\nfor key in ["a", "b"]:\n    cols.append(tf.feature_column.numeric_column(key=key))',
+        'cols = [tf.feature_column.indicator_column(k) for k in ["a", "b"]]')
+    result = rewrite_text(source, "premade.py")
+    assert result.code == source
+    assert [line for line, m in _blockers(result) if "only numeric_column" in m] == [3]
 
 
 CANNED_READS = '''import numpy as np

@@ -3,17 +3,16 @@
 `DNNRegressor(hidden_units=[8, 4], feature_columns=cols)` is `DenseFeatures(cols)`, one `Dense` per
 hidden unit count with the estimator's activation (ReLU by default), and a `Dense(label_dimension)`
 logits layer. TF1's canned estimators sum the loss over the batch (`loss_reduction=SUM`) and default
-to Adagrad(0.05) for DNNs and Ftrl(min(0.2, 1/sqrt(n_features))) for linear models, with TF1's slot
+to Adagrad(0.05) for DNNs and Ftrl(0.2) for linear models (whatever the number of columns), with TF1's slot
 values; the Keras program states all of that. Anything else about them is reported.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import templates
+from tf2migrate.rules.estimator import built_columns, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 
@@ -45,6 +44,7 @@ class CannedPlan(ModelPlan):
     columns: list = field(default_factory=list)  # numeric_column calls
     columns_name: object = None  # the Name the columns list was assigned to, if any
     columns_helper: object = None  # `cols = get_columns()`: the name of the function returning the list
+    built: bool = False  # the list is built at run time (built_columns.py): `columns` are its possible elements
     blockers: list = field(default_factory=list)
     forward_blockers: list = field(default_factory=list)
     notes: list = field(default_factory=list)
@@ -64,7 +64,7 @@ class CannedPlan(ModelPlan):
         return n
 
 
-def read(call, bound, ctx, values, defs=None) -> CannedPlan:
+def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
     plan = CannedPlan(canonical, bound)
     for name, value in bound.items():
@@ -72,6 +72,15 @@ def read(call, bound, ctx, values, defs=None) -> CannedPlan:
             plan.blockers.append(Unreadable(value, f"`{canonical.rpartition('.')[2]}({name}=...)`: "
                                             "build the Keras model by hand"))
     cols = bound.get("feature_columns")
+    if isinstance(cols, cst.Name) and module is not None:
+        try:
+            built = built_columns.elements(values.get(cols.value), cols.value, module, ctx, call)
+        except Unreadable as why:
+            plan.blockers.append(why)
+            return plan
+        if built is not None:  # a comprehension, or `cols = []` appended to: kept as written, read by DenseFeatures
+            plan.columns_name, plan.columns, plan.built = cols, built, True
+            return plan
     if isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
         plan.columns_name, cols = cols, values[cols.value]
     elif isinstance(cols, cst.Name) and returned_list(values.get(cols.value), defs or {}) is not None:
@@ -91,9 +100,6 @@ def read(call, bound, ctx, values, defs=None) -> CannedPlan:
         if not (isinstance(v, cst.Call) and ctx.resolve(v.func)[1] == "tf.feature_column.numeric_column"):
             plan.blockers.append(Unreadable(v, "only numeric_column feature columns convert automatically"))
         plan.columns.append(v)
-    if plan.linear and not plan.columns:
-        plan.blockers.append(Unreadable(cols, "a linear estimator's default learning rate depends on the number of "
-                                        "feature columns: list them in a literal, or convert by hand"))
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
     return plan
@@ -121,6 +127,8 @@ def keras3_inputs(plan: CannedPlan, ctx):
     """[(key, width)] sorted by key as DenseFeatures orders its columns, or None when a column has more than
     a literal key and 1-D shape (then no Keras 3 input is written: the file targets tf-keras)."""
     out = []
+    if plan.built:
+        return None
     for call in plan.columns:
         args = {(a.keyword.value if a.keyword else ("key", "shape")[i] if i < 2 else "?"): a.value
                 for i, a in enumerate(call.args)}
@@ -183,8 +191,10 @@ def model_lines(plan: CannedPlan, w) -> tuple:
         loss = templates.call(tf("tf.keras.losses.MeanSquaredError"), [summed])
     accumulator = templates.arg("0.1", "initial_accumulator_value")
     if plan.linear:
-        rate = repr(min(0.2, 1.0 / math.sqrt(len(plan.columns))))
-        opt = templates.call(tf("tf.keras.optimizers.Ftrl"), [rate, accumulator])
+        # optimizer="Ftrl" by default: get_optimizer_instance("Ftrl", learning_rate=0.2). TF1's
+        # min(0.2, 1/sqrt(n_columns)) is only for optimizer=None (measured: 30 columns train at 0.2)
+        opt = templates.call(tf("tf.keras.optimizers.Ftrl"), ["0.2", accumulator])
     else:
         opt = templates.call(tf("tf.keras.optimizers.Adagrad"), ["0.05", accumulator, templates.arg("0.0", "epsilon")])
     return layers, loss, opt
+

@@ -1,0 +1,91 @@
+"""Feature-column lists built at run time: `[numeric_column(k) for k in keys]`, or `cols = []` appended to.
+
+The tutorials build them so (`for key in train_x.keys(): cols.append(numeric_column(key=key))`). When every
+column such a list can hold is a `numeric_column`, the statements that build it are kept as written and the
+Keras model reads the list through `DenseFeatures(cols)`, which orders the columns by name as the canned
+estimators do. Its keys are only known at run time, so there are no Keras 3 inputs: the file targets tf-keras.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from tf2migrate.rules.estimator.args import Unreadable
+
+NUMERIC = "tf.feature_column.numeric_column"
+
+
+def elements(value, name: str, module, ctx, estimator_call):
+    """The numeric_column calls that the list `name = value` can hold, or None when `value` is no list built at
+    run time. Raises Unreadable with the reason when it is one whose columns are not all numeric."""
+    if isinstance(value, cst.ListComp):
+        if value.elt is not None and _numeric(value.elt, ctx):
+            return [value.elt]
+        raise Unreadable(value.elt, "only numeric_column feature columns convert automatically")
+    if not (isinstance(value, cst.List) and not value.elements):
+        return None
+    found = _Uses(name)
+    module.visit(found)
+    if found.passed != 1 and not found.other:
+        found.other.append(value)
+    if found.other:
+        raise Unreadable(found.other[0], f"feature_columns built up after an empty list, and `{name}` is used "
+                         f"otherwise than by `{name}.append(...)`: convert by hand")
+    if not found.appended:
+        raise Unreadable(value, "feature_columns built up after an empty list, and nothing is appended to it "
+                         "in this scope: convert by hand")
+    for column in found.appended:
+        if not _numeric(column, ctx):
+            raise Unreadable(column, "only numeric_column feature columns convert automatically")
+    call_line = _line(estimator_call, ctx)
+    late = [c for c in found.appended if call_line is not None and (_line(c, ctx) or 0) > call_line]
+    if late:
+        raise Unreadable(late[0], "a feature column appended after the Estimator is built: convert by hand")
+    return found.appended
+
+
+def _numeric(node, ctx) -> bool:
+    return isinstance(node, cst.Call) and ctx.resolve(node.func)[1] == NUMERIC
+
+
+def _line(node, ctx):
+    place = ctx.positions.place(node)
+    return place.line if place else None
+
+
+class _Uses(cst.CSTVisitor):
+    """Every `name` of the scope: `name = ...` (the list itself, once), `name.append(x)` (x collected), an
+    argument of a call (the Estimator's, counted in `passed`); anything else is `other`."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.appended, self.other, self.assigned, self.passed = name, [], [], 0, 0
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            if isinstance(target.target, cst.Name) and target.target.value == self.name:
+                self.assigned += 1
+                if self.assigned > 1:
+                    self.other.append(target.target)
+                node.value.visit(self)
+                return False
+        return True
+
+    def visit_Call(self, node):
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == self.name:
+            if func.attr.value == "append" and len(node.args) == 1 and node.args[0].keyword is None:
+                self.appended.append(node.args[0].value)
+                node.args[0].value.visit(self)
+                return False
+            self.other.append(node)
+            return False
+        for arg in node.args:
+            if isinstance(arg.value, cst.Name) and arg.value.value == self.name and not arg.star:
+                self.passed += 1
+            else:
+                arg.value.visit(self)
+        func.visit(self)
+        return False
+
+    def visit_Name(self, node):
+        if node.value == self.name:
+            self.other.append(node)

@@ -129,7 +129,7 @@ def test_numeric_columns_appended_to_in_a_loop_convert_with_the_loop_kept():
 @pytest.mark.parametrize("change, line, says", [
     ("cols.append(tf.feature_column.numeric_column(key=key))",
      "cols.append(tf.feature_column.categorical_column_with_identity(key, 3))",
-     "only numeric_column feature columns"),
+     "only numeric_column, indicator_column and embedding_column feature columns"),
     ("classifier.train(", "cols.extend([])\nclassifier.train(", "used otherwise than by `cols.append(...)`"),
     ("classifier.train(", "cols.append(tf.feature_column.numeric_column(\"c\"))\nclassifier.train(",
      "appended after the Estimator is built"),
@@ -146,10 +146,29 @@ def test_a_loop_that_may_append_other_columns_still_blocks(change, line, says):
 def test_a_comprehension_of_other_columns_blocks():
     source = LOOP_COLUMNS.replace(
         'cols = []\nfor key in ["a", "b"]:\n    cols.append(tf.feature_column.numeric_column(key=key))',
-        'cols = [tf.feature_column.indicator_column(k) for k in ["a", "b"]]')
+        'cols = [tf.feature_column.categorical_column_with_identity(k, 3) for k in ["a", "b"]]')
     result = rewrite_text(source, "premade.py")
     assert result.code == source
     assert [line for line, m in _blockers(result) if "only numeric_column" in m] == [3]
+
+
+def test_a_dnn_over_indicator_and_embedding_columns_converts_a_linear_one_blocks():
+    """dnn_regression.py: a DNN's indicator/embedding columns are read by DenseFeatures; a linear model keeps
+    one sparse weight per category, which DenseFeatures + Dense is not shown to match: reported."""
+    columns = ('''style = tf.feature_column.categorical_column_with_vocabulary_list("s", ["x", "y"])
+cols = [tf.feature_column.numeric_column("a"), tf.feature_column.indicator_column(style),
+        tf.feature_column.embedding_column(style, dimension=2)]
+''')
+    dnn = LOOP_COLUMNS.replace(
+        'cols = []\nfor key in ["a", "b"]:\n    cols.append(tf.feature_column.numeric_column(key=key))\n', columns)
+    result = rewrite_text(dnn, "dnn.py")
+    assert not _blockers(result)
+    assert "DenseFeatures(cols)" in result.code and "indicator_column(style)" in result.code
+    linear = dnn.replace("DNNClassifier(feature_columns=cols, hidden_units=[10], n_classes=3)",
+                         "LinearClassifier(feature_columns=cols, n_classes=3)")
+    result = rewrite_text(linear, "linear.py")
+    assert result.code == linear
+    assert [line for line, m in _blockers(result) if "in a linear estimator" in m] == [4, 5]
 
 
 CANNED_READS = '''import numpy as np

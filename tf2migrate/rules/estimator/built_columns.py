@@ -1,7 +1,7 @@
 """Feature-column lists built at run time: `[numeric_column(k) for k in keys]`, or `cols = []` appended to.
 
 The tutorials build them so (`for key in train_x.keys(): cols.append(numeric_column(key=key))`). When every
-column such a list can hold is a `numeric_column`, the statements that build it are kept as written and the
+column such a list can hold converts (`convertible`: numeric, or for a DNN indicator/embedding), the statements that build it are kept as written and the
 Keras model reads the list through `DenseFeatures(cols)`, which orders the columns by name as the canned
 estimators do. Its keys are only known at run time, so there are no Keras 3 inputs: the file targets tf-keras.
 """
@@ -12,15 +12,31 @@ import libcst as cst
 from tf2migrate.rules.estimator.args import Unreadable
 
 NUMERIC = "tf.feature_column.numeric_column"
+# dense columns over categorical ones: DenseFeatures computes them as the DNN estimators' input layer does
+DENSE_OVER_CATEGORICAL = {"tf.feature_column.indicator_column", "tf.feature_column.embedding_column"}
 
 
-def elements(value, name: str, module, ctx, estimator_call):
+def convertible(node, ctx, linear: bool) -> bool:
+    """A column the Keras model reads as the estimator did: numeric ones always; for a DNN, an indicator or
+    embedding column too (a linear model keeps one sparse weight per category: not DenseFeatures' form)."""
+    if not isinstance(node, cst.Call):
+        return False
+    name = ctx.resolve(node.func)[1]
+    return name == NUMERIC or (not linear and name in DENSE_OVER_CATEGORICAL)
+
+
+def refusal(linear: bool) -> str:
+    return ("only numeric_column feature columns convert automatically in a linear estimator" if linear else
+            "only numeric_column, indicator_column and embedding_column feature columns convert automatically")
+
+
+def elements(value, name: str, module, ctx, estimator_call, linear=False):
     """The numeric_column calls that the list `name = value` can hold, or None when `value` is no list built at
     run time. Raises Unreadable with the reason when it is one whose columns are not all numeric."""
     if isinstance(value, cst.ListComp):
-        if value.elt is not None and _numeric(value.elt, ctx):
+        if value.elt is not None and convertible(value.elt, ctx, linear):
             return [value.elt]
-        raise Unreadable(value.elt, "only numeric_column feature columns convert automatically")
+        raise Unreadable(value.elt, refusal(linear))
     if not (isinstance(value, cst.List) and not value.elements):
         return None
     found = _Uses(name)
@@ -34,17 +50,13 @@ def elements(value, name: str, module, ctx, estimator_call):
         raise Unreadable(value, "feature_columns built up after an empty list, and nothing is appended to it "
                          "in this scope: convert by hand")
     for column in found.appended:
-        if not _numeric(column, ctx):
-            raise Unreadable(column, "only numeric_column feature columns convert automatically")
+        if not convertible(column, ctx, linear):
+            raise Unreadable(column, refusal(linear))
     call_line = _line(estimator_call, ctx)
     late = [c for c in found.appended if call_line is not None and (_line(c, ctx) or 0) > call_line]
     if late:
         raise Unreadable(late[0], "a feature column appended after the Estimator is built: convert by hand")
     return found.appended
-
-
-def _numeric(node, ctx) -> bool:
-    return isinstance(node, cst.Call) and ctx.resolve(node.func)[1] == NUMERIC
 
 
 def _line(node, ctx):

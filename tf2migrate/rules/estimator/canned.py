@@ -41,7 +41,7 @@ class CannedPlan(ModelPlan):
     node = chain = None  # no model_fn, no layer chain
     canonical: str
     bound: dict
-    columns: list = field(default_factory=list)  # numeric_column calls
+    columns: list = field(default_factory=list)  # numeric_column calls (a DNN's: also indicator/embedding)
     columns_name: object = None  # the Name the columns list was assigned to, if any
     columns_helper: object = None  # `cols = get_columns()`: the name of the function returning the list
     built: bool = False  # the list is built at run time (built_columns.py): `columns` are its possible elements
@@ -74,7 +74,7 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     cols = bound.get("feature_columns")
     if isinstance(cols, cst.Name) and module is not None:
         try:
-            built = built_columns.elements(values.get(cols.value), cols.value, module, ctx, call)
+            built = built_columns.elements(values.get(cols.value), cols.value, module, ctx, call, plan.linear)
         except Unreadable as why:
             plan.blockers.append(why)
             return plan
@@ -97,8 +97,8 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
         return plan
     for el in cols.elements:
         v = el.value
-        if not (isinstance(v, cst.Call) and ctx.resolve(v.func)[1] == "tf.feature_column.numeric_column"):
-            plan.blockers.append(Unreadable(v, "only numeric_column feature columns convert automatically"))
+        if not built_columns.convertible(v, ctx, plan.linear):
+            plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
@@ -130,6 +130,8 @@ def keras3_inputs(plan: CannedPlan, ctx):
     if plan.built:
         return None
     for call in plan.columns:
+        if ctx.resolve(call.func)[1] != built_columns.NUMERIC:
+            return None
         args = {(a.keyword.value if a.keyword else ("key", "shape")[i] if i < 2 else "?"): a.value
                 for i, a in enumerate(call.args)}
         if set(args) - {"key", "shape"} or not isinstance(args.get("key"), cst.SimpleString):

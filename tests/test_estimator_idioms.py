@@ -249,3 +249,25 @@ est.train(input_fn=input_fn, steps=2)
                            "tf.estimator.ModeKeys.TRAIN:\n        spec = tf.estimator.EstimatorSpec(mode=mode, "
                            "loss=loss, train_op=train_op)")
     assert any("assigned an EstimatorSpec in several places" in m for _, m in _blockers(rewrite_text(two, "s.py")))
+
+
+HELPER_ARGS = (ROOT / "fixtures" / "programs" / "est_canned_columns_helper_args" / "original.py")
+
+
+@pytest.mark.parametrize("change, line, says", [
+    ("    return feats\n", "    return feats + []\n", "not a list literal"),
+    ('hidden_units=args["hidden_units"]', 'hidden_units=list(args["hidden_units"])', "hidden_units computed by a call"),
+])
+def test_taxifare_shapes_block_when_not_a_passthrough_or_not_read_without_a_call(change, line, says):
+    source = HELPER_ARGS.read_text(encoding="utf-8").replace(change, line)
+    result = rewrite_text(source, "model.py")
+    assert "tf.estimator.DNNRegressor(" in result.code and "build_model" not in result.code
+    assert any(says in m for _, m in _blockers(result)), _blockers(result)
+
+
+def test_run_time_hidden_units_are_not_a_crash_and_target_tf_keras():
+    """`hidden_units=args["hidden_units"]` crashed the canned conversion (TFM999: Subscript has no elements)."""
+    result = rewrite_text(HELPER_ARGS.read_text(encoding="utf-8"), "model.py")
+    assert not [d for d in result.diagnostics if d.code == "TFM999"]
+    assert 'for units in args["hidden_units"]]' in result.code
+    assert [d for d in result.diagnostics if d.code == "TFM320" and "hidden_units known only at run time" in d.message]

@@ -81,7 +81,10 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
         if built is not None:  # a comprehension, or `cols = []` appended to: kept as written, read by DenseFeatures
             plan.columns_name, plan.columns, plan.built = cols, built, True
             return plan
-    if isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
+    passed = passthrough(values.get(cols.value), defs or {}) if isinstance(cols, cst.Name) else None
+    if passed is not None and isinstance(values.get(passed), (cst.List, cst.Tuple)):
+        plan.columns_name, cols = cols, values[passed]  # `cols = add_more_features(INPUT_COLUMNS)`: the same list
+    elif isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
         plan.columns_name, cols = cols, values[cols.value]
     elif isinstance(cols, cst.Name) and returned_list(values.get(cols.value), defs or {}) is not None:
         plan.columns_name, plan.columns_helper = cols, values[cols.value].func.value
@@ -100,9 +103,55 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
         if not built_columns.convertible(v, ctx, plan.linear):
             plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
+    units = bound.get("hidden_units")
+    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and _calls(units):
+        plan.blockers.append(Unreadable(units, "hidden_units computed by a call: give them in a list, or a name"))
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
     return plan
+
+
+def run_time_units(plan) -> bool:
+    """hidden_units given by a name or a subscript (`args["hidden_units"]`): a list only known at run time."""
+    units = plan.bound.get("hidden_units")
+    return units is not None and not isinstance(units, (cst.List, cst.Tuple))
+
+
+def _calls(node) -> bool:
+    found = []
+
+    class _V(cst.CSTVisitor):
+        def visit_Call(self, call):
+            found.append(call)
+
+    node.visit(_V())
+    return bool(found)
+
+
+def passthrough(value, defs):
+    """`f(NAME)` where `def f(feats): return feats` (taxifare's `add_more_features`, comments or a docstring
+    aside): NAME, whose list the call returns unchanged; else None."""
+    if not (isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword
+            and not value.args[0].star and isinstance(value.args[0].value, cst.Name)
+            and isinstance(value.func, cst.Name)):
+        return None
+    fn = defs.get(value.func.value)
+    if not isinstance(fn, cst.FunctionDef) or fn.decorators or len(fn.params.params) != 1 \
+            or fn.params.kwonly_params or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg:
+        return None
+    body = _without_docstring(fn)
+    param = fn.params.params[0].name.value
+    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, cst.Name) \
+            and body[0].body[0].value.value == param:
+        return value.args[0].value.value
+    return None
+
+
+def _without_docstring(fn) -> list:
+    return [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                                            and isinstance(s.body[0], cst.Expr)
+                                            and isinstance(s.body[0].value, cst.SimpleString))]
 
 
 def returned_list(value, defs):
@@ -114,9 +163,7 @@ def returned_list(value, defs):
     if not isinstance(fn, cst.FunctionDef) or fn.decorators or fn.params.params or fn.params.kwonly_params \
             or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None:
         return None
-    body = [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                                            and isinstance(s.body[0], cst.Expr)
-                                            and isinstance(s.body[0].value, cst.SimpleString))]
+    body = _without_docstring(fn)
     if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
             and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, (cst.List, cst.Tuple)):
         return body[0].body[0].value
@@ -127,7 +174,7 @@ def keras3_inputs(plan: CannedPlan, ctx):
     """[(key, width)] sorted by key as DenseFeatures orders its columns, or None when a column has more than
     a literal key and 1-D shape (then no Keras 3 input is written: the file targets tf-keras)."""
     out = []
-    if plan.built:
+    if plan.built or run_time_units(plan):
         return None
     for call in plan.columns:
         if ctx.resolve(call.func)[1] != built_columns.NUMERIC:
@@ -177,8 +224,13 @@ def model_lines(plan: CannedPlan, w) -> tuple:
     layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(b["feature_columns"])])]
     act = w.text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
     if not plan.linear:
-        for unit in b["hidden_units"].elements:
-            layers.append(templates.call(dense, [w.text(unit.value), templates.arg(act, "activation")]))
+        if run_time_units(plan):  # `hidden_units=args["hidden_units"]`: one Dense per count, read when built
+            layers.append(cst.StarredElement(templates.expression(
+                "[{dense}(units, activation={act}) for units in {counts}]", w, dense=dense, act=act,
+                counts=w.text(b["hidden_units"]))))
+        else:
+            for unit in b["hidden_units"].elements:
+                layers.append(templates.call(dense, [w.text(unit.value), templates.arg(act, "activation")]))
     classes = plan.classes
     units = "1" if classes == 2 else str(classes) if classes else \
         w.text(b["label_dimension"]) if "label_dimension" in b else "1"

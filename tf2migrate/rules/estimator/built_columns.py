@@ -1,9 +1,11 @@
-"""Feature-column lists built at run time: `[numeric_column(k) for k in keys]`, or `cols = []` appended to.
+"""Where a canned estimator's feature-column list comes from, and which of its columns convert.
 
-The tutorials build them so (`for key in train_x.keys(): cols.append(numeric_column(key=key))`). When every
-column such a list can hold converts (`convertible`: numeric, or for a DNN indicator/embedding), the statements that build it are kept as written and the
-Keras model reads the list through `DenseFeatures(cols)`, which orders the columns by name as the canned
-estimators do. Its keys are only known at run time, so there are no Keras 3 inputs: the file targets tf-keras.
+Lists built at run time: `[numeric_column(k) for k in keys]`, or `cols = []` appended to in a loop (`for key in
+train_x.keys(): cols.append(numeric_column(key=key))`, the tutorials' shape). When every column such a list can
+hold converts (`convertible`: numeric, or for a DNN indicator/embedding), its statements are kept as written and
+the Keras model reads it through `DenseFeatures(cols)`, which orders the columns by name as the canned estimators
+do; its keys are only known at run time, so the file targets tf-keras. A list returned by a helper of the file
+(`returned_list`) or passed through one unchanged (`passthrough`) is the list literal it stands for.
 """
 from __future__ import annotations
 
@@ -57,6 +59,48 @@ def elements(value, name: str, module, ctx, estimator_call, linear=False):
     if late:
         raise Unreadable(late[0], "a feature column appended after the Estimator is built: convert by hand")
     return found.appended
+
+
+def passthrough(value, defs):
+    """`f(NAME)` where `def f(feats): return feats` (taxifare's `add_more_features`, comments or a docstring
+    aside): NAME, whose list the call returns unchanged; else None."""
+    if not (isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword
+            and not value.args[0].star and isinstance(value.args[0].value, cst.Name)
+            and isinstance(value.func, cst.Name)):
+        return None
+    fn = defs.get(value.func.value)
+    if not isinstance(fn, cst.FunctionDef) or fn.decorators or len(fn.params.params) != 1 \
+            or fn.params.kwonly_params or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg:
+        return None
+    body = _without_docstring(fn)
+    param = fn.params.params[0].name.value
+    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, cst.Name) \
+            and body[0].body[0].value.value == param:
+        return value.args[0].value.value
+    return None
+
+
+def _without_docstring(fn) -> list:
+    return [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+                                            and isinstance(s.body[0], cst.Expr)
+                                            and isinstance(s.body[0].value, cst.SimpleString))]
+
+
+def returned_list(value, defs):
+    """`get_columns()` where `def get_columns(): return [...]` (a docstring allowed): the list literal it returns.
+    Only a function with no parameters and that one statement: its list is then the same on every call."""
+    if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Name)):
+        return None
+    fn = defs.get(value.func.value)
+    if not isinstance(fn, cst.FunctionDef) or fn.decorators or fn.params.params or fn.params.kwonly_params \
+            or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None:
+        return None
+    body = _without_docstring(fn)
+    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, (cst.List, cst.Tuple)):
+        return body[0].body[0].value
+    return None
 
 
 def _line(node, ctx):

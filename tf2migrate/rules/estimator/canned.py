@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
+from libcst import matchers as m
 
 from tf2migrate.rules.estimator import built_columns, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
@@ -81,14 +82,14 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
         if built is not None:  # a comprehension, or `cols = []` appended to: kept as written, read by DenseFeatures
             plan.columns_name, plan.columns, plan.built = cols, built, True
             return plan
-    passed = passthrough(values.get(cols.value), defs or {}) if isinstance(cols, cst.Name) else None
+    passed = built_columns.passthrough(values.get(cols.value), defs or {}) if isinstance(cols, cst.Name) else None
     if passed is not None and isinstance(values.get(passed), (cst.List, cst.Tuple)):
         plan.columns_name, cols = cols, values[passed]  # `cols = add_more_features(INPUT_COLUMNS)`: the same list
     elif isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
         plan.columns_name, cols = cols, values[cols.value]
-    elif isinstance(cols, cst.Name) and returned_list(values.get(cols.value), defs or {}) is not None:
+    elif isinstance(cols, cst.Name) and built_columns.returned_list(values.get(cols.value), defs or {}) is not None:
         plan.columns_name, plan.columns_helper = cols, values[cols.value].func.value
-        cols = returned_list(values[cols.value], defs)
+        cols = built_columns.returned_list(values[cols.value], defs)
     if isinstance(cols, (cst.List, cst.Tuple)) and not cols.elements:  # `cols = []`, then appended to in a loop
         plan.blockers.append(Unreadable(bound["feature_columns"], "feature_columns built up after an empty list "
                                         "(appended to in a loop?): list them in a literal, or convert by hand"))
@@ -104,7 +105,7 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
             plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
     units = bound.get("hidden_units")
-    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and _calls(units):
+    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and m.findall(units, m.Call()):
         plan.blockers.append(Unreadable(units, "hidden_units computed by a call: give them in a list, or a name"))
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
@@ -115,59 +116,6 @@ def run_time_units(plan) -> bool:
     """hidden_units given by a name or a subscript (`args["hidden_units"]`): a list only known at run time."""
     units = plan.bound.get("hidden_units")
     return units is not None and not isinstance(units, (cst.List, cst.Tuple))
-
-
-def _calls(node) -> bool:
-    found = []
-
-    class _V(cst.CSTVisitor):
-        def visit_Call(self, call):
-            found.append(call)
-
-    node.visit(_V())
-    return bool(found)
-
-
-def passthrough(value, defs):
-    """`f(NAME)` where `def f(feats): return feats` (taxifare's `add_more_features`, comments or a docstring
-    aside): NAME, whose list the call returns unchanged; else None."""
-    if not (isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword
-            and not value.args[0].star and isinstance(value.args[0].value, cst.Name)
-            and isinstance(value.func, cst.Name)):
-        return None
-    fn = defs.get(value.func.value)
-    if not isinstance(fn, cst.FunctionDef) or fn.decorators or len(fn.params.params) != 1 \
-            or fn.params.kwonly_params or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg:
-        return None
-    body = _without_docstring(fn)
-    param = fn.params.params[0].name.value
-    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
-            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, cst.Name) \
-            and body[0].body[0].value.value == param:
-        return value.args[0].value.value
-    return None
-
-
-def _without_docstring(fn) -> list:
-    return [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                                            and isinstance(s.body[0], cst.Expr)
-                                            and isinstance(s.body[0].value, cst.SimpleString))]
-
-
-def returned_list(value, defs):
-    """`get_columns()` where `def get_columns(): return [...]` (a docstring allowed): the list literal it returns.
-    Only a function with no parameters and that one statement: its list is then the same on every call."""
-    if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Name)):
-        return None
-    fn = defs.get(value.func.value)
-    if not isinstance(fn, cst.FunctionDef) or fn.decorators or fn.params.params or fn.params.kwonly_params \
-            or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None:
-        return None
-    body = _without_docstring(fn)
-    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
-            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, (cst.List, cst.Tuple)):
-        return body[0].body[0].value
-    return None
 
 
 def keras3_inputs(plan: CannedPlan, ctx):

@@ -107,9 +107,7 @@ def test_an_exporter_under_a_model_dir_flag_is_skipped_when_the_flag_is_none():
     assert "is not None:" not in literal.code
 
 
-def test_feature_columns_appended_to_in_a_loop_block_instead_of_crashing():
-    """`cols = []; for key in keys: cols.append(numeric_column(key))` crashed the canned conversion (TFM999)."""
-    source = '''import tensorflow as tf
+LOOP_COLUMNS = '''import tensorflow as tf
 
 cols = []
 for key in ["a", "b"]:
@@ -117,9 +115,61 @@ for key in ["a", "b"]:
 classifier = tf.estimator.DNNClassifier(feature_columns=cols, hidden_units=[10], n_classes=3)
 classifier.train(input_fn=input_fn, steps=10)
 '''
+
+
+def test_numeric_columns_appended_to_in_a_loop_convert_with_the_loop_kept():
+    """`cols = []; for key in keys: cols.append(numeric_column(key))` (premade_estimator.py) blocked before."""
+    result = rewrite_text(LOOP_COLUMNS, "premade.py")
+    assert not _blockers(result)
+    code = result.code
+    assert "    cols.append(tf.feature_column.numeric_column(key=key))" in code
+    assert code.index("cols.append(") < code.index("DenseFeatures(cols)") < code.index("model = build_model()")
+    assert [d for d in result.diagnostics if d.code == "TFM320" and "built at run time" in d.message]
+
+
+@pytest.mark.parametrize("change, line, says", [
+    ("cols.append(tf.feature_column.numeric_column(key=key))",
+     "cols.append(tf.feature_column.categorical_column_with_identity(key, 3))",
+     "only numeric_column, indicator_column and embedding_column feature columns"),
+    ("classifier.train(", "cols.extend([])\nclassifier.train(", "used otherwise than by `cols.append(...)`"),
+    ("classifier.train(", "cols.append(tf.feature_column.numeric_column(\"c\"))\nclassifier.train(",
+     "appended after the Estimator is built"),
+    ("classifier.train(", "print(len(cols))\nclassifier.train(", "used otherwise than by `cols.append(...)`"),
+    ("for key in", "cols2 = cols\nfor key in", "used otherwise than by `cols.append(...)`"),
+])
+def test_a_loop_that_may_append_other_columns_still_blocks(change, line, says):
+    source = LOOP_COLUMNS.replace(change, line)
     result = rewrite_text(source, "premade.py")
-    assert not [d for d in result.diagnostics if d.code == "TFM999"]
-    assert [line for line, m in _blockers(result) if "appended to in a loop" in m] == [6]
+    assert result.code == source
+    assert any(says in m for _, m in _blockers(result)), _blockers(result)
+
+
+def test_a_comprehension_of_other_columns_blocks():
+    source = LOOP_COLUMNS.replace(
+        'cols = []\nfor key in ["a", "b"]:\n    cols.append(tf.feature_column.numeric_column(key=key))',
+        'cols = [tf.feature_column.categorical_column_with_identity(k, 3) for k in ["a", "b"]]')
+    result = rewrite_text(source, "premade.py")
+    assert result.code == source
+    assert [line for line, m in _blockers(result) if "only numeric_column" in m] == [3]
+
+
+def test_a_dnn_over_indicator_and_embedding_columns_converts_a_linear_one_blocks():
+    """dnn_regression.py: a DNN's indicator/embedding columns are read by DenseFeatures; a linear model keeps
+    one sparse weight per category, which DenseFeatures + Dense is not shown to match: reported."""
+    columns = ('''style = tf.feature_column.categorical_column_with_vocabulary_list("s", ["x", "y"])
+cols = [tf.feature_column.numeric_column("a"), tf.feature_column.indicator_column(style),
+        tf.feature_column.embedding_column(style, dimension=2)]
+''')
+    dnn = LOOP_COLUMNS.replace(
+        'cols = []\nfor key in ["a", "b"]:\n    cols.append(tf.feature_column.numeric_column(key=key))\n', columns)
+    result = rewrite_text(dnn, "dnn.py")
+    assert not _blockers(result)
+    assert "DenseFeatures(cols)" in result.code and "indicator_column(style)" in result.code
+    linear = dnn.replace("DNNClassifier(feature_columns=cols, hidden_units=[10], n_classes=3)",
+                         "LinearClassifier(feature_columns=cols, n_classes=3)")
+    result = rewrite_text(linear, "linear.py")
+    assert result.code == linear
+    assert [line for line, m in _blockers(result) if "in a linear estimator" in m] == [4, 5]
 
 
 CANNED_READS = '''import numpy as np
@@ -203,3 +253,25 @@ est.train(input_fn=input_fn, steps=2)
     result = rewrite_text(two, "s.py")
     assert not _blockers(result) and "TFM321" in {d.code for d in result.diagnostics}
     assert "def train_step(" in result.code and "def test_step(" in result.code
+
+
+HELPER_ARGS = (ROOT / "fixtures" / "programs" / "est_canned_columns_helper_args" / "original.py")
+
+
+@pytest.mark.parametrize("change, line, says", [
+    ("    return feats\n", "    return feats + []\n", "not a list literal"),
+    ('hidden_units=args["hidden_units"]', 'hidden_units=list(args["hidden_units"])', "hidden_units computed by a call"),
+])
+def test_taxifare_shapes_block_when_not_a_passthrough_or_not_read_without_a_call(change, line, says):
+    source = HELPER_ARGS.read_text(encoding="utf-8").replace(change, line)
+    result = rewrite_text(source, "model.py")
+    assert "tf.estimator.DNNRegressor(" in result.code and "build_model" not in result.code
+    assert any(says in m for _, m in _blockers(result)), _blockers(result)
+
+
+def test_run_time_hidden_units_are_not_a_crash_and_target_tf_keras():
+    """`hidden_units=args["hidden_units"]` crashed the canned conversion (TFM999: Subscript has no elements)."""
+    result = rewrite_text(HELPER_ARGS.read_text(encoding="utf-8"), "model.py")
+    assert not [d for d in result.diagnostics if d.code == "TFM999"]
+    assert 'for units in args["hidden_units"]]' in result.code
+    assert [d for d in result.diagnostics if d.code == "TFM320" and "hidden_units known only at run time" in d.message]

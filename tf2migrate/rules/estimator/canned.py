@@ -3,17 +3,17 @@
 `DNNRegressor(hidden_units=[8, 4], feature_columns=cols)` is `DenseFeatures(cols)`, one `Dense` per
 hidden unit count with the estimator's activation (ReLU by default), and a `Dense(label_dimension)`
 logits layer. TF1's canned estimators sum the loss over the batch (`loss_reduction=SUM`) and default
-to Adagrad(0.05) for DNNs and Ftrl(min(0.2, 1/sqrt(n_features))) for linear models, with TF1's slot
+to Adagrad(0.05) for DNNs and Ftrl(0.2) for linear models (whatever the number of columns), with TF1's slot
 values; the Keras program states all of that. Anything else about them is reported.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import libcst as cst
+from libcst import matchers as m
 
-from tf2migrate.rules.estimator import templates
+from tf2migrate.rules.estimator import built_columns, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 
@@ -42,9 +42,10 @@ class CannedPlan(ModelPlan):
     node = chain = None  # no model_fn, no layer chain
     canonical: str
     bound: dict
-    columns: list = field(default_factory=list)  # numeric_column calls
+    columns: list = field(default_factory=list)  # numeric_column calls (a DNN's: also indicator/embedding)
     columns_name: object = None  # the Name the columns list was assigned to, if any
     columns_helper: object = None  # `cols = get_columns()`: the name of the function returning the list
+    built: bool = False  # the list is built at run time (built_columns.py): `columns` are its possible elements
     blockers: list = field(default_factory=list)
     forward_blockers: list = field(default_factory=list)
     notes: list = field(default_factory=list)
@@ -64,7 +65,7 @@ class CannedPlan(ModelPlan):
         return n
 
 
-def read(call, bound, ctx, values, defs=None) -> CannedPlan:
+def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
     plan = CannedPlan(canonical, bound)
     for name, value in bound.items():
@@ -72,11 +73,23 @@ def read(call, bound, ctx, values, defs=None) -> CannedPlan:
             plan.blockers.append(Unreadable(value, f"`{canonical.rpartition('.')[2]}({name}=...)`: "
                                             "build the Keras model by hand"))
     cols = bound.get("feature_columns")
-    if isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
+    if isinstance(cols, cst.Name) and module is not None:
+        try:
+            built = built_columns.elements(values.get(cols.value), cols.value, module, ctx, call, plan.linear)
+        except Unreadable as why:
+            plan.blockers.append(why)
+            return plan
+        if built is not None:  # a comprehension, or `cols = []` appended to: kept as written, read by DenseFeatures
+            plan.columns_name, plan.columns, plan.built = cols, built, True
+            return plan
+    passed = built_columns.passthrough(values.get(cols.value), defs or {}) if isinstance(cols, cst.Name) else None
+    if passed is not None and isinstance(values.get(passed), (cst.List, cst.Tuple)):
+        plan.columns_name, cols = cols, values[passed]  # `cols = add_more_features(INPUT_COLUMNS)`: the same list
+    elif isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
         plan.columns_name, cols = cols, values[cols.value]
-    elif isinstance(cols, cst.Name) and returned_list(values.get(cols.value), defs or {}) is not None:
+    elif isinstance(cols, cst.Name) and built_columns.returned_list(values.get(cols.value), defs or {}) is not None:
         plan.columns_name, plan.columns_helper = cols, values[cols.value].func.value
-        cols = returned_list(values[cols.value], defs)
+        cols = built_columns.returned_list(values[cols.value], defs)
     if isinstance(cols, (cst.List, cst.Tuple)) and not cols.elements:  # `cols = []`, then appended to in a loop
         plan.blockers.append(Unreadable(bound["feature_columns"], "feature_columns built up after an empty list "
                                         "(appended to in a loop?): list them in a literal, or convert by hand"))
@@ -88,40 +101,32 @@ def read(call, bound, ctx, values, defs=None) -> CannedPlan:
         return plan
     for el in cols.elements:
         v = el.value
-        if not (isinstance(v, cst.Call) and ctx.resolve(v.func)[1] == "tf.feature_column.numeric_column"):
-            plan.blockers.append(Unreadable(v, "only numeric_column feature columns convert automatically"))
+        if not built_columns.convertible(v, ctx, plan.linear):
+            plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
-    if plan.linear and not plan.columns:
-        plan.blockers.append(Unreadable(cols, "a linear estimator's default learning rate depends on the number of "
-                                        "feature columns: list them in a literal, or convert by hand"))
+    units = bound.get("hidden_units")
+    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and m.findall(units, m.Call()):
+        plan.blockers.append(Unreadable(units, "hidden_units computed by a call: give them in a list, or a name"))
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
     return plan
 
 
-def returned_list(value, defs):
-    """`get_columns()` where `def get_columns(): return [...]` (a docstring allowed): the list literal it returns.
-    Only a function with no parameters and that one statement: its list is then the same on every call."""
-    if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Name)):
-        return None
-    fn = defs.get(value.func.value)
-    if not isinstance(fn, cst.FunctionDef) or fn.decorators or fn.params.params or fn.params.kwonly_params \
-            or isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None:
-        return None
-    body = [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                                            and isinstance(s.body[0], cst.Expr)
-                                            and isinstance(s.body[0].value, cst.SimpleString))]
-    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
-            and isinstance(body[0].body[0], cst.Return) and isinstance(body[0].body[0].value, (cst.List, cst.Tuple)):
-        return body[0].body[0].value
-    return None
+def run_time_units(plan) -> bool:
+    """hidden_units given by a name or a subscript (`args["hidden_units"]`): a list only known at run time."""
+    units = plan.bound.get("hidden_units")
+    return units is not None and not isinstance(units, (cst.List, cst.Tuple))
 
 
 def keras3_inputs(plan: CannedPlan, ctx):
     """[(key, width)] sorted by key as DenseFeatures orders its columns, or None when a column has more than
     a literal key and 1-D shape (then no Keras 3 input is written: the file targets tf-keras)."""
     out = []
+    if plan.built or run_time_units(plan):
+        return None
     for call in plan.columns:
+        if ctx.resolve(call.func)[1] != built_columns.NUMERIC:
+            return None
         args = {(a.keyword.value if a.keyword else ("key", "shape")[i] if i < 2 else "?"): a.value
                 for i, a in enumerate(call.args)}
         if set(args) - {"key", "shape"} or not isinstance(args.get("key"), cst.SimpleString):
@@ -167,8 +172,13 @@ def model_lines(plan: CannedPlan, w) -> tuple:
     layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(b["feature_columns"])])]
     act = w.text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
     if not plan.linear:
-        for unit in b["hidden_units"].elements:
-            layers.append(templates.call(dense, [w.text(unit.value), templates.arg(act, "activation")]))
+        if run_time_units(plan):  # `hidden_units=args["hidden_units"]`: one Dense per count, read when built
+            layers.append(cst.StarredElement(templates.expression(
+                "[{dense}(units, activation={act}) for units in {counts}]", w, dense=dense, act=act,
+                counts=w.text(b["hidden_units"]))))
+        else:
+            for unit in b["hidden_units"].elements:
+                layers.append(templates.call(dense, [w.text(unit.value), templates.arg(act, "activation")]))
     classes = plan.classes
     units = "1" if classes == 2 else str(classes) if classes else \
         w.text(b["label_dimension"]) if "label_dimension" in b else "1"
@@ -183,8 +193,10 @@ def model_lines(plan: CannedPlan, w) -> tuple:
         loss = templates.call(tf("tf.keras.losses.MeanSquaredError"), [summed])
     accumulator = templates.arg("0.1", "initial_accumulator_value")
     if plan.linear:
-        rate = repr(min(0.2, 1.0 / math.sqrt(len(plan.columns))))
-        opt = templates.call(tf("tf.keras.optimizers.Ftrl"), [rate, accumulator])
+        # optimizer="Ftrl" by default: get_optimizer_instance("Ftrl", learning_rate=0.2). TF1's
+        # min(0.2, 1/sqrt(n_columns)) is only for optimizer=None (measured: 30 columns train at 0.2)
+        opt = templates.call(tf("tf.keras.optimizers.Ftrl"), ["0.2", accumulator])
     else:
         opt = templates.call(tf("tf.keras.optimizers.Adagrad"), ["0.05", accumulator, templates.arg("0.0", "epsilon")])
     return layers, loss, opt
+

@@ -83,7 +83,9 @@ INFOS = (
           "One Keras Input per numeric column (joined with Concatenate in DenseFeatures' order: by key), one "
           "Dense per hidden unit count, a logits Dense; under --target tf-keras a Sequential model starting with "
           "DenseFeatures(columns) (Keras 3 has none, TFM320). TF1's canned estimators sum the loss over the batch "
-          "and default to Adagrad(0.05) (DNN) or Ftrl(min(0.2, 1/sqrt(n))) (linear)."),
+          "and default to Adagrad(0.05) (DNN) or Ftrl(0.2) (linear: optimizer='Ftrl' at 0.2, whatever the number of "
+          "columns). Columns built at run time (a comprehension, or an empty list appended numeric columns in a "
+          "loop) are kept as written and read by DenseFeatures (tf-keras, TFM320)."),
     _info("TFM313", "forward-pass-shim", "model_fn forward pass that does not convert -> Keras layer with track_tf1_style_variables",
           "forward pass kept verbatim in a Keras layer (model-mapping shim)",
           "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "

@@ -128,7 +128,7 @@ def _model(module, prog, ctx) -> None:
         other_model_fn.read_model(prog, ctx)
         return
     if callee(prog.call, ctx) in canned.CANNED:
-        prog.model = canned.read(prog.call, prog.bound, ctx, prog.values, prog.defs)
+        prog.model = canned.read(prog.call, prog.bound, ctx, prog.values, prog.defs, module)
         return
     _follow_alias(module, prog)
     prog.closure = closures.find(module, prog)

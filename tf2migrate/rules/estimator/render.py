@@ -12,7 +12,8 @@ import libcst as cst
 from tf2migrate.engine.emit import source
 from tf2migrate.engine.imports import dotted
 
-SAME_PREFIXES = ("tf.data.", "tf.math.", "tf.keras.", "tf.random.", "tf.feature_column.numeric_column")
+SAME_PREFIXES = ("tf.data.", "tf.math.", "tf.keras.", "tf.random.", "tf.feature_column.numeric_column",
+                 "tf.feature_column.indicator_column", "tf.feature_column.embedding_column")
 SAME_NAMES = frozenset(
     "tf." + n for n in (
         "nn.relu nn.relu6 nn.elu nn.selu nn.sigmoid nn.tanh nn.softmax nn.softplus nn.softsign nn.leaky_relu "

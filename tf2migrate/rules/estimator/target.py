@@ -30,6 +30,11 @@ def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False
     """Why this program needs Keras 2, or None when Keras 3 can run it."""
     from tf2migrate.rules.estimator import canned
 
+    if plans.canned(model) and model.built:
+        return "feature columns built at run time (a comprehension or a loop) have no Keras 3 input form here"
+    if plans.canned(model) and canned.run_time_units(model):
+        return ("hidden_units known only at run time become a starred list of Dense layers of a Sequential model, "
+                "fed by DenseFeatures")
     if plans.canned(model) and canned.keras3_inputs(model, ctx) is None:
         return "a feature column other than numeric_column(key, shape=[n]) has no Keras 3 input form here"
     if model is not None and any(step.layer.kind == "DenseFeatures" for step in model.layers):

@@ -1,0 +1,107 @@
+"""The survey's markdown report: one row per program, then its blockers counted by finding message.
+
+Messages are normalised (backticked names, line and other numbers replaced) so that the same blocker met
+on two programs is counted once per program, like the table of issue 17.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from datetime import datetime, timezone
+
+from survey_checks import HAVE_PYFLAKES
+
+OUTCOMES = ("CONVERTED", "BROKEN", "REPORTED", "CRASH")
+
+
+def normalise(message: str) -> str:
+    """The words of a finding, without the names and numbers that differ from program to program."""
+    message = message.split("; removed in TF 2.16")[0].strip()
+    message = re.sub(r"`[^`]*`", "`…`", message)
+    message = re.sub(r"\bline \d+", "line N", message)
+    message = re.sub(r"\b\d+\b", "N", message)
+    return message
+
+
+def main_blocker(record: dict) -> str:
+    """The first root blocker (TFM302/308/322), else the first TFM35x, else what was left or broke."""
+    if record["outcome"] == "CRASH":
+        return "crash: " + record["crash"][0].strip().splitlines()[-1][:160]
+    roots = [d for d in record["blockers"] if not d["code"].startswith("TFM35")]
+    for diagnostic in roots or record["blockers"]:
+        return f"{diagnostic['code']} {diagnostic['path']}:{diagnostic['line']}: {diagnostic['message'][:200]}"
+    if record["estimator_calls_left"]:
+        return "no blocker finding, but an Estimator call is left: " + record["estimator_calls_left"][0]
+    if record["static_problems"]:
+        return record["static_problems"][0]
+    return ""
+
+
+def where(record: dict) -> str:
+    row = record["manifest"]
+    if not row:
+        return record["name"]
+    return f"{row.get('repo', '?')} @ {row.get('commit', '?')[:10]} / {row.get('paths', '?')}"
+
+
+def blocker_table(results: list[dict]) -> list[str]:
+    programs: dict[tuple[str, str], set] = defaultdict(set)
+    files: dict[tuple[str, str], set] = defaultdict(set)
+    for record in results:
+        for diagnostic in record["blockers"]:
+            key = (diagnostic["code"], normalise(diagnostic["message"]))
+            programs[key].add(record["id"])
+            files[key].add((record["id"], diagnostic["path"]))
+        if record["estimator_calls_left"] and not record["blockers"]:
+            programs[("-", "Estimator call left with no blocker finding (silent)")].add(record["id"])
+    rows = sorted(programs, key=lambda key: (-len(programs[key]), key))
+    lines = ["| code | blocker (normalised finding message) | programs | files | program ids |", "|---|---|---|---|---|"]
+    for key in rows:
+        ids = ", ".join(sorted(programs[key]))
+        lines.append(f"| {key[0]} | {key[1].replace('|', '/')} | {len(programs[key])} | {len(files[key]) or '-'} | {ids} |")
+    return lines
+
+
+def main_blocker_table(results: list[dict]) -> list[str]:
+    counts = Counter()
+    for record in results:
+        if record["outcome"] == "REPORTED":
+            blocker = main_blocker(record)
+            code, _, rest = blocker.partition(" ")
+            counts[normalise(rest.split(": ", 1)[-1]) if code.startswith("TFM") else blocker.split(":")[0]] += 1
+    lines = ["| main blocker (normalised) | programs |", "|---|---|"]
+    lines += [f"| {text.replace('|', '/')} | {count} |" for text, count in counts.most_common()]
+    return lines
+
+
+def render_markdown(results: list[dict], tool: str) -> str:
+    counts = Counter(record["outcome"] for record in results)
+    repos = {record["manifest"].get("repo", record["name"]) for record in results}
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        f"# Estimator survey: {len(results)} programs from {len(repos)} repositories",
+        "",
+        f"tf2migrate: `{tool}`; run {stamp} with `python tools/survey.py`.",
+        "Static check: compile" + (" + pyflakes undefined names" if HAVE_PYFLAKES else " only (pyflakes not installed)") + ".",
+        "",
+        " · ".join(f"**{outcome}** {counts.get(outcome, 0)}" for outcome in OUTCOMES),
+        "",
+        "| id | program (repo @ commit / path) | outcome | main blocker |",
+        "|---|---|---|---|",
+    ]
+    for record in results:
+        blocker = main_blocker(record).replace("|", "/").replace("\n", " ")
+        lines.append(f"| {record['id']} | {where(record)} | {record['outcome']} | {blocker} |")
+    lines += ["", "## Main blocker of each reported program", ""] + main_blocker_table(results)
+    lines += ["", "## Every blocker finding, counted by program", ""] + blocker_table(results)
+    crashes = [record for record in results if record["outcome"] == "CRASH"]
+    if crashes:
+        lines += ["", "## Crashes", ""]
+        for record in crashes:
+            lines += [f"### {record['id']} {record['name']}", "", "```", *record["crash"], "```", ""]
+    broken = [record for record in results if record["static_problems"]]
+    if broken:
+        lines += ["", "## Static problems of the rewritten trees (any outcome)", ""]
+        for record in broken:
+            lines += [f"- {record['id']} ({record['outcome']}): " + "; ".join(record["static_problems"][:6])]
+    return "\n".join(lines) + "\n"

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from survey_checks import HAVE_PYFLAKES
 
 OUTCOMES = ("CONVERTED", "BROKEN", "REPORTED", "CRASH")
+CONSEQUENCE = re.compile(r"was not read|the other TFM302|see TFM302")  # findings that point at another one
 
 
 def normalise(message: str) -> str:
@@ -23,13 +24,28 @@ def normalise(message: str) -> str:
     return message
 
 
+def main_diagnostic(record: dict) -> dict | None:
+    """The first root blocker (TFM302/308/322 that is not the consequence of another), else the first TFM35x."""
+    roots = [d for d in record["blockers"] if not d["code"].startswith("TFM35")]
+    roots = [d for d in roots if not CONSEQUENCE.search(d["message"])] or roots
+    return (roots or record["blockers"] or [None])[0]
+
+
+def converted_outside(record: dict) -> bool:
+    """Only TFM35x findings on names outside an Estimator that did convert (e.g. a contrib data loader)."""
+    blockers = record["blockers"]
+    return bool(blockers) and all(d["code"].startswith("TFM35") and "conversion is blocked" not in d["message"]
+                                  for d in blockers)
+
+
 def main_blocker(record: dict) -> str:
-    """The first root blocker (TFM302/308/322), else the first TFM35x, else what was left or broke."""
+    """One line: the main blocker finding, else the crash, what was left or what broke."""
     if record["outcome"] == "CRASH":
         return "crash: " + record["crash"][0].strip().splitlines()[-1][:160]
-    roots = [d for d in record["blockers"] if not d["code"].startswith("TFM35")]
-    for diagnostic in roots or record["blockers"]:
-        return f"{diagnostic['code']} {diagnostic['path']}:{diagnostic['line']}: {diagnostic['message'][:200]}"
+    diagnostic = main_diagnostic(record)
+    if diagnostic:
+        prefix = "(Estimator converted, name left outside it) " if converted_outside(record) else ""
+        return f"{prefix}{diagnostic['code']} {diagnostic['path']}:{diagnostic['line']}: {diagnostic['message'][:200]}"
     if record["estimator_calls_left"]:
         return "no blocker finding, but an Estimator call is left: " + record["estimator_calls_left"][0]
     if record["static_problems"]:
@@ -41,7 +57,8 @@ def where(record: dict) -> str:
     row = record["manifest"]
     if not row:
         return record["name"]
-    return f"{row.get('repo', '?')} @ {row.get('commit', '?')[:10]} / {row.get('paths', '?')}"
+    commit = re.sub(r"\b([0-9a-f]{10})[0-9a-f]{30}\b", r"\1", row.get("commit", "?"))
+    return f"{row.get('repo', '?')} @ {commit} / {row.get('paths', '?')}"
 
 
 def blocker_table(results: list[dict]) -> list[str]:
@@ -63,14 +80,16 @@ def blocker_table(results: list[dict]) -> list[str]:
 
 
 def main_blocker_table(results: list[dict]) -> list[str]:
-    counts = Counter()
+    counts: dict[str, list[str]] = defaultdict(list)
     for record in results:
-        if record["outcome"] == "REPORTED":
-            blocker = main_blocker(record)
-            code, _, rest = blocker.partition(" ")
-            counts[normalise(rest.split(": ", 1)[-1]) if code.startswith("TFM") else blocker.split(":")[0]] += 1
-    lines = ["| main blocker (normalised) | programs |", "|---|---|"]
-    lines += [f"| {text.replace('|', '/')} | {count} |" for text, count in counts.most_common()]
+        if record["outcome"] != "REPORTED":
+            continue
+        diagnostic = main_diagnostic(record)
+        text = f"{diagnostic['code']} {normalise(diagnostic['message'])}" if diagnostic else main_blocker(record)
+        counts[("(Estimator converted) " if converted_outside(record) else "") + text].append(record["id"])
+    lines = ["| main blocker (normalised) | programs | ids |", "|---|---|---|"]
+    for text, ids in sorted(counts.items(), key=lambda item: (-len(item[1]), item[0])):
+        lines.append(f"| {text.replace('|', '/')} | {len(ids)} | {', '.join(ids)} |")
     return lines
 
 

@@ -69,6 +69,14 @@ def estimator_calls_left(tree: Path) -> list[str]:
     return sorted(set(left))
 
 
+def source_line(path: Path, line: int | None) -> str:
+    """The original text of the line a finding points at, so a reader sees the construct, not only its code."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()[:120]
+    except (OSError, IndexError, TypeError):
+        return ""
+
+
 def run_rewrite(out: Path, report: Path) -> tuple[int | None, str]:
     command = [sys.executable, "-m", "tf2migrate", "rewrite", "--no-cache", "-j", "1", "--report", str(report), str(out)]
     try:
@@ -108,6 +116,7 @@ def classify(program: Path, work: Path) -> dict:
             diagnostics.extend(entry.get("diagnostics", []))
     for diagnostic in diagnostics:
         diagnostic["path"] = os.path.relpath(diagnostic.get("path", ""), out) if diagnostic.get("path") else ""
+        diagnostic["source"] = source_line(before / diagnostic["path"], diagnostic.get("line"))
     result = {"exit": status, "diagnostics": diagnostics, "blockers": [d for d in diagnostics if is_blocker(d)]}
     result["estimator_calls_left"] = estimator_calls_left(out)
     result["static_problems"] = static_check(before, out)
@@ -156,9 +165,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the markdown report here (default: stdout)")
     parser.add_argument("--json", type=Path, help="also write every result as JSON")
     parser.add_argument("--only", nargs="*", default=[], help="program ids to run (default: all)")
+    parser.add_argument("--notes", type=Path, help="a markdown file of observations to put under the title")
     args = parser.parse_args(argv)
     results = survey(args.programs, args.only)
     text = render_markdown(results, tool_source())
+    if args.notes:
+        title, _, rest = text.partition("\n")
+        text = f"{title}\n\n{args.notes.read_text(encoding='utf-8').strip()}\n{rest}"
     if args.markdown:
         args.markdown.write_text(text, encoding="utf-8")
     else:

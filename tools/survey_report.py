@@ -12,7 +12,8 @@ from datetime import datetime, timezone
 from survey_checks import HAVE_PYFLAKES
 
 OUTCOMES = ("CONVERTED", "BROKEN", "REPORTED", "CRASH")
-CONSEQUENCE = re.compile(r"was not read|the other TFM302|see TFM302")  # findings that point at another one
+CONSEQUENCE = re.compile(r"was not read|the other TFM302|see TFM302|conversion is blocked|the Estimator on line \d+ is not")
+OUTSIDE = "outside the Estimator program that was converted"  # a name left next to an Estimator that converted
 
 
 def normalise(message: str) -> str:
@@ -26,16 +27,16 @@ def normalise(message: str) -> str:
 
 def main_diagnostic(record: dict) -> dict | None:
     """The first root blocker (TFM302/308/322 that is not the consequence of another), else the first TFM35x."""
-    roots = [d for d in record["blockers"] if not d["code"].startswith("TFM35")]
-    roots = [d for d in roots if not CONSEQUENCE.search(d["message"])] or roots
-    return (roots or record["blockers"] or [None])[0]
+    blockers = record["blockers"]
+    causes = [d for d in blockers if not CONSEQUENCE.search(d["message"])] or blockers
+    roots = [d for d in causes if not d["code"].startswith("TFM35")]
+    return (roots or causes or [None])[0]
 
 
 def converted_outside(record: dict) -> bool:
     """Only TFM35x findings on names outside an Estimator that did convert (e.g. a contrib data loader)."""
     blockers = record["blockers"]
-    return bool(blockers) and all(d["code"].startswith("TFM35") and "conversion is blocked" not in d["message"]
-                                  for d in blockers)
+    return bool(blockers) and all(d["code"].startswith("TFM35") and OUTSIDE in d["message"] for d in blockers)
 
 
 def main_blocker(record: dict) -> str:
@@ -45,7 +46,8 @@ def main_blocker(record: dict) -> str:
     diagnostic = main_diagnostic(record)
     if diagnostic:
         prefix = "(Estimator converted, name left outside it) " if converted_outside(record) else ""
-        return f"{prefix}{diagnostic['code']} {diagnostic['path']}:{diagnostic['line']}: {diagnostic['message'][:200]}"
+        source = f" — `{diagnostic['source']}`" if diagnostic.get("source") else ""
+        return f"{prefix}{diagnostic['code']} {diagnostic['path']}:{diagnostic['line']}: {diagnostic['message'][:160]}{source}"
     if record["estimator_calls_left"]:
         return "no blocker finding, but an Estimator call is left: " + record["estimator_calls_left"][0]
     if record["static_problems"]:

@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from survey_checks import compiles, undefined_names  # noqa: E402
+from survey_run import crashes_of_files, python_files, run_rewrite  # noqa: E402
 from survey_report import render_markdown  # noqa: E402
 
 ROOT_BLOCKERS = ("TFM302", "TFM308", "TFM322")
 ESTIMATOR_CALL = re.compile(r"^[^#]*?\b((?:[\w]+\.)*(?:estimator|tpu_estimator)\.[A-Za-z_][\w.]*)\s*\(", re.M)
 TPU_ESTIMATOR_CALL = re.compile(r"^[^#]*?\b(TPUEstimator)\s*\(", re.M)
-TIMEOUT = 600
 
 
 def is_blocker(diagnostic: dict) -> bool:
@@ -51,10 +51,6 @@ def read_manifest(programs: Path) -> dict[str, dict]:
     header = lines[0].split("\t")
     rows = (dict(zip(header, line.split("\t"))) for line in lines[1:] if line.strip())
     return {row["id"]: row for row in rows}
-
-
-def python_files(tree: Path) -> list[Path]:
-    return sorted(path.relative_to(tree) for path in tree.rglob("*.py"))
 
 
 def estimator_calls_left(tree: Path) -> list[str]:
@@ -75,15 +71,6 @@ def source_line(path: Path, line: int | None) -> str:
         return path.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()[:120]
     except (OSError, IndexError, TypeError):
         return ""
-
-
-def run_rewrite(out: Path, report: Path) -> tuple[int | None, str]:
-    command = [sys.executable, "-m", "tf2migrate", "rewrite", "--no-cache", "-j", "1", "--report", str(report), str(out)]
-    try:
-        done = subprocess.run(command, cwd=out.parent, capture_output=True, text=True, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return None, f"timeout after {TIMEOUT}s"
-    return done.returncode, done.stdout + done.stderr
 
 
 def static_check(before: Path, after: Path) -> list[str]:
@@ -134,7 +121,7 @@ def classify(program: Path, work: Path) -> dict:
     return result
 
 
-def survey(programs: Path, only: list[str]) -> list[dict]:
+def survey(programs: Path, only: list[str], per_file: bool = False) -> list[dict]:
     manifest = read_manifest(programs)
     results = []
     for program in sorted(p for p in programs.iterdir() if p.is_dir()):
@@ -143,6 +130,8 @@ def survey(programs: Path, only: list[str]) -> list[dict]:
             continue
         with tempfile.TemporaryDirectory(prefix="survey-") as work:
             record = classify(program, Path(work))
+            if per_file:
+                record["file_crashes"] = crashes_of_files(program, Path(work))
         record.update(id=ident, name=program.name, manifest=manifest.get(ident, {}))
         print(f"{ident} {program.name}: {record['outcome']}", file=sys.stderr)
         results.append(record)
@@ -165,10 +154,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the markdown report here (default: stdout)")
     parser.add_argument("--json", type=Path, help="also write every result as JSON")
     parser.add_argument("--only", nargs="*", default=[], help="program ids to run (default: all)")
+    parser.add_argument("--per-file", action="store_true", help="also rewrite each file alone and list its crashes")
+    parser.add_argument("--label", help="how to name the measured tf2migrate tree (default: its folder and git commit)")
     parser.add_argument("--notes", type=Path, help="a markdown file of observations to put under the title")
     args = parser.parse_args(argv)
-    results = survey(args.programs, args.only)
-    text = render_markdown(results, tool_source())
+    results = survey(args.programs, args.only, args.per_file)
+    tool = args.label or tool_source()
+    text = render_markdown(results, tool)
     if args.notes:
         title, _, rest = text.partition("\n")
         text = f"{title}\n\n{args.notes.read_text(encoding='utf-8').strip()}\n{rest}"
@@ -177,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(text)
     if args.json:
-        args.json.write_text(json.dumps({"tool": tool_source(), "programs": results}, indent=1), encoding="utf-8")
+        args.json.write_text(json.dumps({"tool": tool, "programs": results}, indent=1), encoding="utf-8")
     return 0
 
 

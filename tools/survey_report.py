@@ -120,6 +120,9 @@ def render_markdown(results: list[dict], tool: str) -> str:
         lines += ["", "## Crashes", ""]
         for record in crashes:
             lines += [f"### {record['id']} {record['name']}", "", "```", *record["crash"], "```", ""]
+    alone = [line for record in results for line in (f"{record['id']} {c}" for c in record.get("file_crashes", []))]
+    if any("file_crashes" in record for record in results):
+        lines += ["", "## Files rewritten alone: crashes", ""] + ([f"- {line}" for line in alone] or ["none"])
     broken = [record for record in results if record["static_problems"]]
     if broken:
         lines += ["", "## Static problems of the rewritten trees (any outcome)", ""]

@@ -154,12 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the markdown report here (default: stdout)")
     parser.add_argument("--json", type=Path, help="also write every result as JSON")
     parser.add_argument("--only", nargs="*", default=[], help="program ids to run (default: all)")
+    parser.add_argument("--from-json", type=Path, help="render the report of a previous --json run (no rewrite)")
     parser.add_argument("--per-file", action="store_true", help="also rewrite each file alone and list its crashes")
     parser.add_argument("--label", help="how to name the measured tf2migrate tree (default: its folder and git commit)")
     parser.add_argument("--notes", type=Path, help="a markdown file of observations to put under the title")
     args = parser.parse_args(argv)
-    results = survey(args.programs, args.only, args.per_file)
-    tool = args.label or tool_source()
+    if args.from_json:
+        stored = json.loads(args.from_json.read_text(encoding="utf-8"))
+        results, tool = stored["programs"], args.label or stored["tool"]
+    else:
+        results = survey(args.programs, args.only, args.per_file)
+        tool = args.label or tool_source()
     text = render_markdown(results, tool)
     if args.notes:
         title, _, rest = text.partition("\n")

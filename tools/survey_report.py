@@ -66,8 +66,12 @@ def where(record: dict) -> str:
 def blocker_table(results: list[dict]) -> list[str]:
     programs: dict[tuple[str, str], set] = defaultdict(set)
     files: dict[tuple[str, str], set] = defaultdict(set)
+    followers = set()
     for record in results:
         for diagnostic in record["blockers"]:
+            if CONSEQUENCE.search(diagnostic["message"]):
+                followers.add(record["id"])
+                continue
             key = (diagnostic["code"], normalise(diagnostic["message"]))
             programs[key].add(record["id"])
             files[key].add((record["id"], diagnostic["path"]))
@@ -78,6 +82,8 @@ def blocker_table(results: list[dict]) -> list[str]:
     for key in rows:
         ids = ", ".join(sorted(programs[key]))
         lines.append(f"| {key[0]} | {key[1].replace('|', '/')} | {len(programs[key])} | {len(files[key]) or '-'} | {ids} |")
+    lines += ["", f"Not counted above: findings that only follow another one (a TFM35x 'the conversion is blocked, see "
+              f"TFM302', 'was not read ... the other TFM302 findings'), in {len(followers)} programs."]
     return lines
 
 
@@ -114,7 +120,7 @@ def render_markdown(results: list[dict], tool: str) -> str:
         blocker = main_blocker(record).replace("|", "/").replace("\n", " ")
         lines.append(f"| {record['id']} | {where(record)} | {record['outcome']} | {blocker} |")
     lines += ["", "## Main blocker of each reported program", ""] + main_blocker_table(results)
-    lines += ["", "## Every blocker finding, counted by program", ""] + blocker_table(results)
+    lines += ["", "## Every blocker finding that is a cause, counted by program", ""] + blocker_table(results)
     crashes = [record for record in results if record["outcome"] == "CRASH"]
     if crashes:
         lines += ["", "## Crashes", ""]

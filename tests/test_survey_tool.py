@@ -94,3 +94,20 @@ def test_messages_are_counted_without_their_names_and_numbers():
         {"code": "TFM302", "message": "not a layer the converter knows"},
     ]}
     assert survey_report.main_diagnostic(record)["message"] == "not a layer the converter knows"
+
+
+def test_runs_are_compared_program_by_program(tmp_path):
+    import survey_compare
+
+    def run(name, outcome, blockers):
+        record = {"id": "07", "name": "07_me__repo__x", "outcome": outcome, "blockers": blockers,
+                  "estimator_calls_left": [], "static_problems": []}
+        (tmp_path / f"{name}.json").write_text(__import__("json").dumps({"tool": name, "programs": [record]}))
+        return tmp_path / f"{name}.json"
+
+    blocked = [{"code": "TFM302", "message": "statement not understood in model_fn", "path": "a.py", "line": 3}]
+    text = survey_compare.compare([survey_compare.load(run("main", "REPORTED", blocked)),
+                                   survey_compare.load(run("branch", "CONVERTED", []))])
+    assert "| 07 | me__repo__x | REPORTED | CONVERTED |" in text
+    assert "- **branch**: CONVERTED 1 · BROKEN 0 · REPORTED 0 · CRASH 0" in text
+    assert "- 07 on branch: CONVERTED" in text

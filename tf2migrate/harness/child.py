@@ -108,6 +108,10 @@ def _prepare(spec, recorder):
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner, keras)
     capture_state.install(recorder, keras)
+    if spec.get("nudge_gradients"):   # the drift twin (sensitivity.py): after the tape capture, which it wraps
+        from tf2migrate.harness.sensitivity import nudge_gradients
+
+        nudge_gradients(tf)
     if keras.major == 2:  # Keras 3 hands its callbacks a copy of the logs: capture_eval.py
         capture_eval.install(recorder, tf)
     if topology["kind"] == "ps" and spec.get("start_servers"):

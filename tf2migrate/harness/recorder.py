@@ -38,6 +38,7 @@ class Recorder:
         self.dropouts = []          # [{"rate", "input", "noise_shape"}] of the first training step
         self.dropout_thread = None
         self.pipeline = []          # the program's own shuffle/batch/repeat calls before its first step
+        self.pipeline_ops = []      # the same calls by structure: {"op": "shuffle", "buffer", "seed", ...}
         self.own_initial = {}       # name -> the program's own step-0 value (before any alignment)
         self.initializers = {}      # name -> the initializer's name, where known
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
@@ -105,6 +106,7 @@ class Recorder:
             "ports": self.ports,
             "dropouts": self.dropouts,
             "pipeline": self.pipeline,
+            "pipeline_ops": self.pipeline_ops,
             "initializers": self.initializers,
             "eval_results": self.eval_results,
             "own_initial": self._save("own_init", self.own_initial),

@@ -9,6 +9,7 @@ from tf2migrate.harness.queue_inputs import UNCONTROLLED
 from tf2migrate.harness import compare, sensitivity
 from tf2migrate.harness.capture_eval import BATCH_MEAN
 from tf2migrate.harness.compare import rel_diff
+from tf2migrate.harness.eval_match import match, show_pair
 
 
 def _load(path):
@@ -121,23 +122,32 @@ def check_eval(original, migrated, rtol, atol):
         who = "neither program evaluates" if o is None and m is None else (
             f"only the {'migrated' if o is None else 'original'} program evaluates")
         return f"eval results: not compared ({who})", []
-    common = sorted(set(o) & set(m))
+    found = match(o, m, getattr(original, "metric_kinds", None) or {}, getattr(migrated, "metric_kinds", None) or {})
     close = lambda a, b: abs(a - b) <= max(atol, rtol * abs(a))  # noqa: E731
     # the Estimator's loss is the mean of the batch losses, Keras' weights each batch by its size (capture_eval.py)
-    averaging = {"loss", BATCH_MEAN} <= set(common) and not close(o["loss"], m["loss"]) \
+    common = {a for a, b, _ in found.pairs if a == b}
+    averaging = {"loss", BATCH_MEAN} <= common and not close(o["loss"], m["loss"]) \
         and close(o["loss"], o[BATCH_MEAN]) and close(o[BATCH_MEAN], m[BATCH_MEAN])
     causes = []
-    for key in common:
-        a, b = o[key], m[key]
+    for key, other, _ in found.pairs:
+        a, b = o[key], m[other]
         if not close(a, b) and not (key == "loss" and averaging):
-            causes.append(f"eval {key} differs: original {a:.6g}, migrated {b:.6g} (rel diff {rel_diff(a, b):.3g})")
-    if not common:
-        return f"eval results: not compared (no metric in common: {sorted(o)} vs {sorted(m)})", []
+            label = key if key == other else f"{key} (migrated {other})"
+            causes.append(f"eval {label} differs: original {a:.6g}, migrated {b:.6g} (rel diff {rel_diff(a, b):.3g})")
+    causes += [f"eval {name} computes another metric: original {a}, migrated {b}" for name, a, b in found.other_kind]
+    causes += [f"eval metric {name} ({kind}) of the {side} program has no counterpart in the "
+               f"{'migrated' if side == 'original' else 'original'} program (its metrics: "
+               f"{', '.join(sorted(m if side == 'original' else o))})" for side, name, kind in found.missing]
+    if not found.pairs:
+        return f"eval results: not compared (no metric in common: {sorted(o)} vs {sorted(m)})", causes
+    shown = ", ".join(show_pair(*p) for p in found.pairs)
+    unknown = "".join(f"; {name}: only in the {side}, computing what is not known, not compared"
+                      for side, name in found.unknown)
     if averaging:
-        return (f"eval results: {', '.join(common)} of the last evaluate compared; the loss as the Estimator averages "
+        return (f"eval results: {shown} of the last evaluate compared; the loss as the Estimator averages "
                 f"it, over batches ({o['loss']:.6g} on both sides): Keras weights each batch by its size, so the "
-                f"migrated program reports {m['loss']:.6g} (the last batch is partial)"), causes
-    return f"eval results: {', '.join(common)} of the last evaluate compared", causes
+                f"migrated program reports {m['loss']:.6g} (the last batch is partial){unknown}"), causes
+    return f"eval results: {shown} of the last evaluate compared{unknown}", causes
 
 
 def compare_the_rest(result):

@@ -44,6 +44,7 @@ class Recorder:
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
         self.final_state = {}       # name -> value of non-trainable layer state after training
         self.eval_results = []      # one {metric: value} per evaluate call of the program
+        self.metric_kinds = {}      # metric name -> {"kind": what it computes, "own": asked for by the program}
 
     # ---- steps -------------------------------------------------------------------------------
     def add_loss(self, value, kind):
@@ -109,6 +110,7 @@ class Recorder:
             "pipeline_ops": self.pipeline_ops,
             "initializers": self.initializers,
             "eval_results": self.eval_results,
+            "metric_kinds": self.metric_kinds,
             "own_initial": self._save("own_init", self.own_initial),
             "final_state": self._save("state", self.final_state),
         }

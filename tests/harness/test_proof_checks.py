@@ -116,3 +116,43 @@ def test_eval_metrics_are_matched_by_what_they_compute():
                   metric_kinds={"auc": {"kind": "auc", "own": False}})
     scope, causes = checks.check_eval(canned, side(eval_results=[{"loss": 0.5}]), 1e-5, 1e-5)
     assert causes == [] and "auc: only in the original" in scope and "custom: only in the original" in scope
+
+
+def test_program_variables_outside_keras_layers_are_compared_by_order_and_shape(tmp_path):
+    from tf2migrate.harness import plain_state
+    from tf2migrate.harness.align import save_values
+
+    def saved(name, values):
+        path = str(tmp_path / f"{name}.npz")
+        save_values(path, [(f"{i}:Variable", np.asarray(v, np.float32)) for i, v in enumerate(values)])
+        return side(plain_state=path)
+
+    ema, step = [[0.5, 0.25]], 8.0
+    o = saved("o", [ema, step])
+    scope, causes = plain_state.check_variables(o, saved("same", [ema, step]), 1e-5, 1e-5)
+    assert scope.startswith("program variables: 2 tf.Variables outside Keras layers compared after training")
+    assert causes == []
+    causes = plain_state.check_variables(o, saved("swapped", [[[0.45, 0.2]], step]), 1e-5, 1e-5)[1]
+    assert causes == ["program variable 1 differs after training: Variable: max abs diff 0.05 (original mean 0.375, "
+                      "migrated 0.325)"]
+    causes = plain_state.check_variables(o, saved("fewer", [ema]), 1e-5, 1e-5)[1]
+    assert causes == ["program variables differ: 2 in the original, 1 in the migrated (only in the original: "
+                      "Variable[])"]
+    causes = plain_state.check_variables(o, saved("shape", [[0.5, 0.25, 0.0], step]), 1e-5, 1e-5)[1]
+    assert causes == ["program variable 1 differs in shape: Variable: [1, 2] vs [3]"]
+    graph = side(api="v1")   # a TF1 graph's own variables are not tracked: said, not passed silently
+    assert plain_state.check_variables(graph, o, 1e-5, 1e-5) == (
+        "program variables: not compared (a TF1 graph: its own tf.Variables are not tracked)", [])
+
+
+def test_results_of_the_programs_own_metrics_are_compared_where_both_have_them():
+    from tf2migrate.harness import plain_state
+
+    mean = {"kind": "mean", "value": 0.2382}
+    o = side(metric_results={"test_loss": mean, "only_here": mean})
+    assert plain_state.check_metrics(o, side(metric_results={"test_loss": mean}), 1e-5, 1e-5) == (
+        "program metrics: result() of test_loss compared at the end", [])
+    off = side(metric_results={"test_loss": dict(mean, value=0.21)})
+    assert plain_state.check_metrics(o, off, 1e-5, 1e-5)[1] == [
+        "program metric test_loss differs at the end: original 0.2382, migrated 0.21 (rel diff 0.118)"]
+    assert plain_state.check_metrics(side(), side(), 1e-5, 1e-5)[0] == "program metrics: none made by either program"

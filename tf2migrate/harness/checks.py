@@ -6,7 +6,7 @@ evaluate results. Each `check_*` returns (scope, causes): one line for the verdi
 the differences that make the pair DIVERGED.
 """
 from tf2migrate.harness.queue_inputs import UNCONTROLLED
-from tf2migrate.harness import compare, sensitivity
+from tf2migrate.harness import compare, plain_state, sensitivity
 from tf2migrate.harness.capture_eval import BATCH_MEAN
 from tf2migrate.harness.compare import rel_diff
 from tf2migrate.harness.eval_match import match, show_pair
@@ -175,10 +175,13 @@ def compare_the_rest(result):
     hints += [hint] if hint else []
     if result.mode == "exact":
         for scope, found in (check_state(o, m, result.rtol, result.atol),
-                             check_eval(o, m, result.rtol, result.atol)):
+                             plain_state.check_variables(o, m, result.rtol, result.atol),
+                             check_eval(o, m, result.rtol, result.atol),
+                             plain_state.check_metrics(o, m, result.rtol, result.atol)):
             result.compared.append(scope)
             after += found
     else:
-        result.compared.append("non-trainable state and eval results: not compared (asynchronous training "
+        result.compared.append("non-trainable state, program variables and metrics, eval results: not compared "
+                               "(asynchronous training "
                                "differs from run to run)")
     return before, after, hints

@@ -44,6 +44,8 @@ class Recorder:
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
         self.final_state = {}       # name -> value of non-trainable layer state after training
         self.eval_results = []      # one {metric: value} per evaluate call of the program
+        self.plain_state = {}       # "i:name" -> final value of a tf.Variable the program made itself (plain_state.py)
+        self.metric_results = {}    # name -> {"kind", "value"}: result() of a metric the program made itself
         self.metric_kinds = {}      # metric name -> {"kind": what it computes, "own": asked for by the program}
 
     # ---- steps -------------------------------------------------------------------------------
@@ -111,8 +113,10 @@ class Recorder:
             "initializers": self.initializers,
             "eval_results": self.eval_results,
             "metric_kinds": self.metric_kinds,
+            "metric_results": self.metric_results,
             "own_initial": self._save("own_init", self.own_initial),
             "final_state": self._save("state", self.final_state),
+            "plain_state": self._save("plain", self.plain_state),
         }
         tmp = self.spec["results"] + ".tmp"
         with open(tmp, "w") as f:

@@ -45,7 +45,8 @@ def match(o, m, kinds_o, kinds_m):
         could_be = any(kind(kinds_o if side == "migrated" else kinds_m, n) is None for n in others)
         for name in left:
             k = kind(kinds, name)
-            if k and (kinds.get(name) or {}).get("own", True) and not could_be:
+            asked = name not in (LOSS, BATCH_MEAN) and (kinds.get(name) or {}).get("own", True)
+            if k and asked and not could_be:
                 out.missing.append((side, name, k))
             else:
                 out.unknown.append((side, name))

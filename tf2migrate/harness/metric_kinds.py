@@ -52,12 +52,10 @@ def install(recorder):
     import tensorflow as tf
 
     from tf2migrate.harness.determinism import library_dirs
-    from tf2migrate.harness.queue_inputs import _replace
 
-    for name in [n for n in dir(tf.compat.v1.metrics) if not n.startswith("_")]:
-        fn = getattr(metrics_impl, name, None)
-        if callable(fn):
-            _replace(metrics_impl, name, _tagging(fn, name))
+    olds = {n: getattr(metrics_impl, n) for n in dir(tf.compat.v1.metrics)
+            if not n.startswith("_") and callable(getattr(metrics_impl, n, None))}
+    _replace_all(metrics_impl, olds, {n: _tagging(fn, n) for n, fn in olds.items()})
     Spec = model_fn_lib.EstimatorSpec
     new = Spec.__new__
 
@@ -72,6 +70,21 @@ def install(recorder):
         return spec
 
     Spec.__new__ = staticmethod(__new__)
+
+
+def _replace_all(module, olds, news):
+    """Each function everywhere a module already holds it (`tf.compat.v1.metrics`, the canned heads'
+    `metrics_lib`): one pass over the modules for all of them (queue_inputs._replace does one per name)."""
+    for name, new in news.items():
+        setattr(module, name, new)
+    for other in list(sys.modules.values()):
+        try:
+            held = vars(other)   # vars: no lazy loader is woken
+        except TypeError:
+            continue
+        for name in olds.keys() & held.keys():
+            if held[name] is olds[name]:
+                setattr(other, name, news[name])
 
 
 def _tagging(fn, name):

@@ -74,15 +74,85 @@ def test_dropouts_compared_by_count_rate_and_shape():
 def test_eval_results_and_reports_carry_the_scope(tmp_path):
     o, m = side(eval_results=[{"loss": 0.5, "accuracy": 0.75}]), side(eval_results=[{"loss": 0.51}])
     scope, causes = checks.check_eval(o, m, 1e-5, 1e-5)
-    assert scope == "eval results: loss of the last evaluate compared"
+    assert scope == ("eval results: loss of the last evaluate compared; accuracy: only in the original, computing "
+                     "what is not known, not compared")
     assert causes == ["eval loss differs: original 0.5, migrated 0.51 (rel diff 0.02)"]
     only = checks.check_eval(o, side(), 1e-5, 1e-5)[0]
     assert only == "eval results: not compared (only the original program evaluates)"
     result = VerifyResult("DIVERGED", causes[0], "o.py", "m.py", "local", "exact", 1e-5, 1e-5, original=o, migrated=m,
                           original_runs=[o], compared=["steps: 1 original, 1 migrated", scope])
-    assert "  - eval results: loss of the last evaluate compared" in report.summary_lines(result)
+    assert f"  - {scope}" in report.summary_lines(result)
     assert report.to_dict(result)["compared"] == result.compared
     report.write_junit([result], str(tmp_path / "j.xml"))
     props = {p.get("name"): p.get("value") for p in ET.parse(tmp_path / "j.xml").iter("property")}
     assert props["compared.eval results"] == scope
     json.dumps(report.to_dict(result))
+
+
+def test_eval_metrics_are_matched_by_what_they_compute():
+    # issue 18: the original's rmse against Keras' MeanSquaredError under its default name was EQUIVALENT
+    rmse, mse = {"kind": "root_mean_squared_error", "own": True}, {"kind": "mean_squared_error", "own": True}
+    o = side(eval_results=[{"loss": 0.5, "rmse": 0.7}], metric_kinds={"rmse": rmse, "loss": {"kind": "loss"}})
+    renamed = side(eval_results=[{"loss": 0.5, "root_mean_squared_error": 0.7}],
+                   metric_kinds={"root_mean_squared_error": rmse})
+    scope, causes = checks.check_eval(o, renamed, 1e-5, 1e-5)
+    assert (scope, causes) == ("eval results: loss, rmse ~ root_mean_squared_error [root_mean_squared_error] of the "
+                               "last evaluate compared", [])
+    off = side(eval_results=[{"loss": 0.5, "root_mean_squared_error": 0.71}], metric_kinds=renamed.metric_kinds)
+    assert checks.check_eval(o, off, 1e-5, 1e-5)[1] == [
+        "eval rmse (migrated root_mean_squared_error) differs: original 0.7, migrated 0.71 (rel diff 0.0143)"]
+    other = side(eval_results=[{"loss": 0.5, "mean_squared_error": 0.49}], metric_kinds={"mean_squared_error": mse})
+    scope, causes = checks.check_eval(o, other, 1e-5, 1e-5)
+    assert scope == "eval results: loss of the last evaluate compared"
+    assert causes == ["eval metric rmse (root_mean_squared_error) of the original program has no counterpart in the "
+                      "migrated program (its metrics: loss, mean_squared_error)",
+                      "eval metric mean_squared_error (mean_squared_error) of the migrated program has no counterpart "
+                      "in the original program (its metrics: loss, rmse)"]
+    same_name = side(eval_results=[{"loss": 0.5, "rmse": 0.49}], metric_kinds={"rmse": mse})
+    assert checks.check_eval(o, same_name, 1e-5, 1e-5)[1] == [
+        "eval rmse computes another metric: original root_mean_squared_error, migrated mean_squared_error"]
+    # a canned Estimator's own metrics (own False) and metrics of unknown kind need no counterpart
+    canned = side(eval_results=[{"loss": 0.5, "auc": 0.8, "custom": 1.0}],
+                  metric_kinds={"auc": {"kind": "auc", "own": False}})
+    scope, causes = checks.check_eval(canned, side(eval_results=[{"loss": 0.5}]), 1e-5, 1e-5)
+    assert causes == [] and "auc: only in the original" in scope and "custom: only in the original" in scope
+
+
+def test_program_variables_outside_keras_layers_are_compared_by_order_and_shape(tmp_path):
+    from tf2migrate.harness import plain_state
+    from tf2migrate.harness.align import save_values
+
+    def saved(name, values):
+        path = str(tmp_path / f"{name}.npz")
+        save_values(path, [(f"{i}:Variable", np.asarray(v, np.float32)) for i, v in enumerate(values)])
+        return side(plain_state=path)
+
+    ema, step = [[0.5, 0.25]], 8.0
+    o = saved("o", [ema, step])
+    scope, causes = plain_state.check_variables(o, saved("same", [ema, step]), 1e-5, 1e-5)
+    assert scope.startswith("program variables: 2 tf.Variables outside Keras layers compared after training")
+    assert causes == []
+    causes = plain_state.check_variables(o, saved("swapped", [[[0.45, 0.2]], step]), 1e-5, 1e-5)[1]
+    assert causes == ["program variable 1 differs after training: Variable: max abs diff 0.05 (original mean 0.375, "
+                      "migrated 0.325)"]
+    causes = plain_state.check_variables(o, saved("fewer", [ema]), 1e-5, 1e-5)[1]
+    assert causes == ["program variables differ: 2 in the original, 1 in the migrated (only in the original: "
+                      "Variable[])"]
+    causes = plain_state.check_variables(o, saved("shape", [[0.5, 0.25, 0.0], step]), 1e-5, 1e-5)[1]
+    assert causes == ["program variable 1 differs in shape: Variable: [1, 2] vs [3]"]
+    graph = side(api="v1")   # a TF1 graph's own variables are not tracked: said, not passed silently
+    assert plain_state.check_variables(graph, o, 1e-5, 1e-5) == (
+        "program variables: not compared (a TF1 graph: its own tf.Variables are not tracked)", [])
+
+
+def test_results_of_the_programs_own_metrics_are_compared_where_both_have_them():
+    from tf2migrate.harness import plain_state
+
+    mean = {"kind": "mean", "value": 0.2382}
+    o = side(metric_results={"test_loss": mean, "only_here": mean})
+    assert plain_state.check_metrics(o, side(metric_results={"test_loss": mean}), 1e-5, 1e-5) == (
+        "program metrics: result() of test_loss compared at the end", [])
+    off = side(metric_results={"test_loss": dict(mean, value=0.21)})
+    assert plain_state.check_metrics(o, off, 1e-5, 1e-5)[1] == [
+        "program metric test_loss differs at the end: original 0.2382, migrated 0.21 (rel diff 0.118)"]
+    assert plain_state.check_metrics(side(), side(), 1e-5, 1e-5)[0] == "program metrics: none made by either program"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
 from tf2migrate.harness import topology as topo_lib
-from tf2migrate.harness import legacy, unparsable, workdirs
+from tf2migrate.harness import legacy, sensitivity, unparsable, workdirs
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -40,6 +40,7 @@ class VerifyResult:
     original: object = None          # runner.SideResult of the original (repeat 0)
     migrated: object = None
     original_runs: list = field(default_factory=list)   # statistical mode: every original repeat
+    twin: object = None           # the original again, slightly off: its own float drift (sensitivity.py)
     first_diverged_step: int = None
     max_abs_diff: float = 0.0
     max_rel_diff: float = 0.0
@@ -169,6 +170,15 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                      "running both programs again on new ports")
             result.retried_ports = True
         result.original_runs = [result.original]
+        if mode == "exact" and _ran(result) and _drift_may_explain(result):
+            perturbed = os.path.join(run_dir, "init.ulp.npz")
+            if sensitivity.perturb(init, perturbed):
+                progress("the losses part late: running the original again slightly off (step-0 values and every "
+                         "gradient), to measure its own float drift")
+                result.twin, = run_sides([build_side("original~ulp", reference, "original", topology, facts_o,
+                                                     api=original_api, init_override=perturbed,
+                                                     python=pythons["original"], nudge_gradients=True,
+                                                     **common)])
         if mode == "statistical" and repeats > 1 and _ran(result):
             more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api,
                                init_override=override, python=pythons["original"], **dict(common, seed=seed + r))
@@ -224,6 +234,10 @@ def _judge(result):
         return result
     if result.mode == "exact":
         v = compare.exact(result.original.losses, result.migrated.losses, result.rtol, result.atol)
+        twin = result.twin
+        if twin is not None and twin.status == "ok" and len(twin.losses) == len(result.original.losses):
+            v = sensitivity.judge(result.original.losses, twin.losses, result.migrated.losses, result.rtol,
+                                  result.atol, v)
     else:
         v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
                                 result.rtol, result.atol)
@@ -256,6 +270,13 @@ def _judge(result):
 
 
 _PORT_TAKEN = ("Could not start gRPC server", "Address already in use", "Failed to add port")
+
+
+def _drift_may_explain(result):
+    """The strict comparison fails late: a twin run of the original tells drift from a mistake."""
+    rtol, atol, _ = tol_lib.choose(result.rtol, result.atol, result.tolerance, result.original, result.migrated)
+    strict = compare.exact(result.original.losses, result.migrated.losses, rtol, atol)
+    return sensitivity.wants_twin(strict, result.original.losses, result.migrated.losses)
 
 
 def _port_taken(side) -> bool:

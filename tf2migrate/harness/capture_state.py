@@ -10,7 +10,7 @@ import functools
 import importlib
 import weakref
 
-from tf2migrate.harness import capture_eval
+from tf2migrate.harness import capture_eval, metric_kinds
 from tf2migrate.harness.recorder import clean_name
 
 _state_by_graph = weakref.WeakKeyDictionary()
@@ -161,6 +161,7 @@ def _wrap_keras_evaluate(recorder, tf):
     def evaluate(self, *args, **kwargs):
         result = original(self, *args, **kwargs)
         recorder.eval_results.append(_metrics(result, list(getattr(self, "metrics_names", []) or [])))
+        recorder.metric_kinds.update(metric_kinds.keras_metrics(self))
         return result
 
     Model.evaluate = evaluate

@@ -6,9 +6,10 @@ evaluate results. Each `check_*` returns (scope, causes): one line for the verdi
 the differences that make the pair DIVERGED.
 """
 from tf2migrate.harness.queue_inputs import UNCONTROLLED
-from tf2migrate.harness import compare
+from tf2migrate.harness import compare, plain_state, sensitivity
 from tf2migrate.harness.capture_eval import BATCH_MEAN
 from tf2migrate.harness.compare import rel_diff
+from tf2migrate.harness.eval_match import match, show_pair
 
 
 def _load(path):
@@ -70,9 +71,8 @@ def check_pipeline(original, migrated):
     none = "(no shuffle/batch/repeat)"
     scope = (f"input order: real shuffles, seeded alike on both sides; pipelines: original {' -> '.join(o) or none}; "
              f"migrated {' -> '.join(m) or none}")
-    shuffles_o, shuffles_m = [p for p in o if p.startswith("shuffle")], [p for p in m if p.startswith("shuffle")]
     hint = ""
-    if shuffles_o != shuffles_m:  # batch/repeat calls also come from eval pipelines built before training
+    if _shuffles(original) != _shuffles(migrated):  # batch/repeat calls also come from eval pipelines built before training
         hint = (f"the input shuffles differ: original {' -> '.join(o) or 'none'}; migrated "
                 f"{' -> '.join(m) or 'none'}")
     free = [f"{side} {p[len(UNCONTROLLED):]}" for side, ps in (("original", o), ("migrated", m))
@@ -83,6 +83,12 @@ def check_pipeline(original, migrated):
         hint = ("the input order is not controlled (" + "; ".join(free) + ": a queue shuffle): each run reads the "
                 "examples in another order, so the losses may differ even for the same program; use tf.data")
     return scope, hint
+
+
+def _shuffles(side):
+    """The shuffles by structure (buffer, seed, reshuffle each iteration), never by how they were spelled."""
+    return [(op.get("buffer"), op.get("seed"), op.get("reshuffle"))
+            for op in getattr(side, "pipeline_ops", None) or [] if op.get("op") == "shuffle"]
 
 
 def check_state(original, migrated, rtol, atol):
@@ -116,23 +122,32 @@ def check_eval(original, migrated, rtol, atol):
         who = "neither program evaluates" if o is None and m is None else (
             f"only the {'migrated' if o is None else 'original'} program evaluates")
         return f"eval results: not compared ({who})", []
-    common = sorted(set(o) & set(m))
+    found = match(o, m, getattr(original, "metric_kinds", None) or {}, getattr(migrated, "metric_kinds", None) or {})
     close = lambda a, b: abs(a - b) <= max(atol, rtol * abs(a))  # noqa: E731
     # the Estimator's loss is the mean of the batch losses, Keras' weights each batch by its size (capture_eval.py)
-    averaging = {"loss", BATCH_MEAN} <= set(common) and not close(o["loss"], m["loss"]) \
+    common = {a for a, b, _ in found.pairs if a == b}
+    averaging = {"loss", BATCH_MEAN} <= common and not close(o["loss"], m["loss"]) \
         and close(o["loss"], o[BATCH_MEAN]) and close(o[BATCH_MEAN], m[BATCH_MEAN])
     causes = []
-    for key in common:
-        a, b = o[key], m[key]
+    for key, other, _ in found.pairs:
+        a, b = o[key], m[other]
         if not close(a, b) and not (key == "loss" and averaging):
-            causes.append(f"eval {key} differs: original {a:.6g}, migrated {b:.6g} (rel diff {rel_diff(a, b):.3g})")
-    if not common:
-        return f"eval results: not compared (no metric in common: {sorted(o)} vs {sorted(m)})", []
+            label = key if key == other else f"{key} (migrated {other})"
+            causes.append(f"eval {label} differs: original {a:.6g}, migrated {b:.6g} (rel diff {rel_diff(a, b):.3g})")
+    causes += [f"eval {name} computes another metric: original {a}, migrated {b}" for name, a, b in found.other_kind]
+    causes += [f"eval metric {name} ({kind}) of the {side} program has no counterpart in the "
+               f"{'migrated' if side == 'original' else 'original'} program (its metrics: "
+               f"{', '.join(sorted(m if side == 'original' else o))})" for side, name, kind in found.missing]
+    if not found.pairs:
+        return f"eval results: not compared (no metric in common: {sorted(o)} vs {sorted(m)})", causes
+    shown = ", ".join(show_pair(*p) for p in found.pairs)
+    unknown = "".join(f"; {name}: only in the {side}, computing what is not known, not compared"
+                      for side, name in found.unknown)
     if averaging:
-        return (f"eval results: {', '.join(common)} of the last evaluate compared; the loss as the Estimator averages "
+        return (f"eval results: {shown} of the last evaluate compared; the loss as the Estimator averages "
                 f"it, over batches ({o['loss']:.6g} on both sides): Keras weights each batch by its size, so the "
-                f"migrated program reports {m['loss']:.6g} (the last batch is partial)"), causes
-    return f"eval results: {', '.join(common)} of the last evaluate compared", causes
+                f"migrated program reports {m['loss']:.6g} (the last batch is partial){unknown}"), causes
+    return f"eval results: {shown} of the last evaluate compared{unknown}", causes
 
 
 def compare_the_rest(result):
@@ -143,6 +158,13 @@ def compare_the_rest(result):
     steps = (f"steps: {len(o.losses)} original, {len(m.losses)} migrated; per-step losses compared "
              + (f"exactly (first {compare.EXACT_ATOL_STEPS} within atol {result.atol:g}, then rtol {result.rtol:g})"
                 if result.mode == "exact" else f"statistically against {len(result.original_runs)} original runs"))
+    twin = getattr(result, "twin", None)
+    if twin is not None:
+        steps += ("; the strict tolerance failed late, so the original ran again slightly off (its twin) "
+                  + (f"and {sensitivity.FACTOR:g}x its distance from the original is the envelope of float drift"
+                     if twin.status == "ok" and len(twin.losses) == len(o.losses)
+                     else f"but that run {'failed' if twin.status != 'ok' else 'trained another number of steps'}"
+                          f": the strict tolerance stands"))
     result.compared = [steps, f"variables: {result.alignment}"]
     before, after, hints = [], [], []
     for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
@@ -153,10 +175,13 @@ def compare_the_rest(result):
     hints += [hint] if hint else []
     if result.mode == "exact":
         for scope, found in (check_state(o, m, result.rtol, result.atol),
-                             check_eval(o, m, result.rtol, result.atol)):
+                             plain_state.check_variables(o, m, result.rtol, result.atol),
+                             check_eval(o, m, result.rtol, result.atol),
+                             plain_state.check_metrics(o, m, result.rtol, result.atol)):
             result.compared.append(scope)
             after += found
     else:
-        result.compared.append("non-trainable state and eval results: not compared (asynchronous training "
+        result.compared.append("non-trainable state, program variables and metrics, eval results: not compared "
+                               "(asynchronous training "
                                "differs from run to run)")
     return before, after, hints

@@ -85,7 +85,8 @@ def _run_program(spec):
 
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_eval, capture_keras, capture_session, capture_state, cluster,
-                                    determinism, legacy, versions)
+                                    determinism, legacy, metric_kinds, plain_state,
+                                    versions)
 
     from tf2migrate.harness.program import read_sources
 
@@ -112,6 +113,12 @@ def _prepare(spec, recorder):
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner, keras)
     capture_state.install(recorder, keras)
+    metric_kinds.install(recorder)
+    plain_state.install(recorder, tf)
+    if spec.get("nudge_gradients"):   # the drift twin (sensitivity.py): after the tape capture, which it wraps
+        from tf2migrate.harness.sensitivity import nudge_gradients
+
+        nudge_gradients(tf)
     if keras.major == 2:  # Keras 3 hands its callbacks a copy of the logs: capture_eval.py
         capture_eval.install(recorder, tf)
     if topology["kind"] == "ps" and spec.get("start_servers"):

@@ -55,14 +55,17 @@ def library_dirs():
                  for m in modules if getattr(m, "__file__", None))
 
 
-def _record(recorder, text):
+def _record(recorder, text, *ops):
     if not recorder.losses and _from_user_code():
-        recorder.pipeline.append(text)
+        _record_before_training(recorder, text, *ops)
 
 
-def _record_before_training(recorder, text):
+def _record_before_training(recorder, text, *ops):
+    """`text` for the report; `ops` the same calls by structure ({"op": "shuffle", "buffer": 1000, ...}),
+    which the checks compare (a default spelled out is the same call)."""
     if not recorder.losses:
         recorder.pipeline.append(text)
+        recorder.pipeline_ops.extend(ops)
 
 
 def _seeded_shuffle(tf, recorder):
@@ -73,16 +76,18 @@ def _seeded_shuffle(tf, recorder):
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         _record(recorder, f"shuffle({_show(buffer_size)}, seed={seed}, "
-                          f"reshuffle_each_iteration={reshuffle_each_iteration})")
+                          f"reshuffle_each_iteration={reshuffle_each_iteration})",
+                shuffle_op(_value(buffer_size), seed, reshuffle_each_iteration))
         return original_shuffle(self, buffer_size, seed=SHUFFLE_OP_SEED if seed is None else seed,
                                 reshuffle_each_iteration=reshuffle_each_iteration, name=name)
 
     def batch(self, batch_size, drop_remainder=False, *args, **kwargs):
-        _record(recorder, f"batch({_show(batch_size)}, drop_remainder={_show(drop_remainder)})")
+        _record(recorder, f"batch({_show(batch_size)}, drop_remainder={_show(drop_remainder)})",
+                {"op": "batch", "batch": _value(batch_size), "drop_remainder": _value(drop_remainder)})
         return original_batch(self, batch_size, drop_remainder, *args, **kwargs)
 
     def repeat(self, count=None, name=None):
-        _record(recorder, f"repeat({_show(count)})")
+        _record(recorder, f"repeat({_show(count)})", {"op": "repeat", "count": _value(count)})
         return original_repeat(self, count, name=name)
 
     cls.shuffle, cls.batch, cls.repeat = shuffle, batch, repeat
@@ -133,6 +138,21 @@ def _show(value):
         except Exception:  # noqa: BLE001 - a symbolic tensor
             return "<tensor>"
     return repr(value)
+
+
+def _value(value):
+    """A pipeline argument as a JSON value (a tensor's constant value; "<tensor>" when symbolic)."""
+    if hasattr(value, "numpy"):
+        try:
+            return value.numpy().item()
+        except Exception:  # noqa: BLE001 - a symbolic tensor
+            return "<tensor>"
+    return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
+
+
+def shuffle_op(buffer, seed, reshuffle):
+    """A shuffle by what decides its order: `reshuffle_each_iteration=None` is TF's default, True."""
+    return {"op": "shuffle", "buffer": buffer, "seed": seed, "reshuffle": True if reshuffle is None else reshuffle}
 
 
 def _seed_every_graph(seed):

@@ -26,7 +26,7 @@ UNCONTROLLED = "uncontrolled: "
 
 
 def install(recorder, record):
-    """`record(recorder, text)` appends to the recorded pipeline (before the first step)."""
+    """`record(recorder, text, *ops)` appends to the recorded pipeline (before the first step)."""
     import importlib
 
     try:
@@ -48,7 +48,8 @@ def install(recorder, record):
 
     def __init__(self, capacity, min_after_dequeue, *args, **kwargs):
         if _caller_is_program():
-            record(recorder, f"{UNCONTROLLED}RandomShuffleQueue({capacity}, {min_after_dequeue})")
+            record(recorder, f"{UNCONTROLLED}RandomShuffleQueue({capacity}, {min_after_dequeue})",
+                   {"op": "uncontrolled", "name": "RandomShuffleQueue"})
         init(self, capacity, min_after_dequeue, *args, **kwargs)
 
     cls.__init__ = __init__
@@ -63,8 +64,12 @@ def _seeded(original, name, data_of, recorder, record):
         import tensorflow as tf
 
         def input_fn():
+            from tf2migrate.harness.determinism import shuffle_op
+
             record(recorder, f"shuffle({queue_capacity}) [{name}(shuffle=True) as tf.data, seeded] -> "
-                             f"repeat({num_epochs}) -> batch({batch_size})")
+                             f"repeat({num_epochs}) -> batch({batch_size})",
+                   shuffle_op(queue_capacity, None, None), {"op": "repeat", "count": num_epochs},
+                   {"op": "batch", "batch": batch_size, "drop_remainder": num_epochs is None})
             data = data_of(x, y, kwargs.get("target_column", rest[0] if rest else "target"))
             ds = tf.data.Dataset.from_tensor_slices(data)
             ds = ds.shuffle(queue_capacity).repeat(num_epochs)
@@ -95,7 +100,7 @@ def _named(original, name, position, default, recorder, record):
         shuffles = default if position is None else kwargs.get(
             "shuffle", args[position] if len(args) > position else default)
         if shuffles and _caller_is_program():
-            record(recorder, f"{UNCONTROLLED}{name}")
+            record(recorder, f"{UNCONTROLLED}{name}", {"op": "uncontrolled", "name": name})
         return original(*args, **kwargs)
 
     queue_function.__wrapped__ = original

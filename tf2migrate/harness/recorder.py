@@ -38,11 +38,15 @@ class Recorder:
         self.dropouts = []          # [{"rate", "input", "noise_shape"}] of the first training step
         self.dropout_thread = None
         self.pipeline = []          # the program's own shuffle/batch/repeat calls before its first step
+        self.pipeline_ops = []      # the same calls by structure: {"op": "shuffle", "buffer", "seed", ...}
         self.own_initial = {}       # name -> the program's own step-0 value (before any alignment)
         self.initializers = {}      # name -> the initializer's name, where known
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
         self.final_state = {}       # name -> value of non-trainable layer state after training
         self.eval_results = []      # one {metric: value} per evaluate call of the program
+        self.plain_state = {}       # "i:name" -> final value of a tf.Variable the program made itself (plain_state.py)
+        self.metric_results = {}    # name -> {"kind", "value"}: result() of a metric the program made itself
+        self.metric_kinds = {}      # metric name -> {"kind": what it computes, "own": asked for by the program}
 
     # ---- steps -------------------------------------------------------------------------------
     def add_loss(self, value, kind):
@@ -105,10 +109,14 @@ class Recorder:
             "ports": self.ports,
             "dropouts": self.dropouts,
             "pipeline": self.pipeline,
+            "pipeline_ops": self.pipeline_ops,
             "initializers": self.initializers,
             "eval_results": self.eval_results,
+            "metric_kinds": self.metric_kinds,
+            "metric_results": self.metric_results,
             "own_initial": self._save("own_init", self.own_initial),
             "final_state": self._save("state", self.final_state),
+            "plain_state": self._save("plain", self.plain_state),
         }
         tmp = self.spec["results"] + ".tmp"
         with open(tmp, "w") as f:

@@ -40,8 +40,12 @@ class SideResult:
     pids: list = field(default_factory=list)
     dropouts: list = field(default_factory=list)       # the dropouts of the first training step
     pipeline: list = field(default_factory=list)       # the program's own shuffle/batch/repeat calls
+    pipeline_ops: list = field(default_factory=list)   # the same by structure (determinism.shuffle_op, ...)
     initializers: dict = field(default_factory=dict)   # variable name -> initializer name, where known
     eval_results: list = field(default_factory=list)   # one {metric: value} per evaluate call
+    metric_kinds: dict = field(default_factory=dict)   # metric name -> what it computes (metric_kinds.py)
+    metric_results: dict = field(default_factory=dict)   # the program's own metrics at the end (plain_state.py)
+    plain_state: str = ""     # .npz of its own tf.Variables outside Keras layers after training
     own_initial: str = ""     # .npz of the program's own step-0 values
     final_state: str = ""     # .npz of its non-trainable layer state after training
     versions: dict = field(default_factory=dict)   # python, tensorflow, keras the side ran with
@@ -140,8 +144,9 @@ class Side:
             seconds=time.time() - self.started, error=error, stderr_tail=tail(tail_task.log),
             ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
             pids=[t.proc.pid for t in self.tasks], dropouts=main.get("dropouts", []),
-            pipeline=main.get("pipeline", []), initializers=main.get("initializers", {}),
-            eval_results=main.get("eval_results", []), own_initial=main.get("own_initial") or "",
+            pipeline=main.get("pipeline", []), pipeline_ops=main.get("pipeline_ops", []), initializers=main.get("initializers", {}),
+            eval_results=main.get("eval_results", []), metric_kinds=main.get("metric_kinds", {}),
+            metric_results=main.get("metric_results", {}), plain_state=main.get("plain_state") or "", own_initial=main.get("own_initial") or "",
             final_state=main.get("final_state") or "")
 
     def ports(self):

@@ -207,6 +207,10 @@ def _judge(result):
             result.verdict, result.failed_side = compare.INCOMPARABLE, label
             result.reason = f"the {label} side cannot run under {side.python}: {side.error.split(': ', 1)[-1]}"
             return result
+        if side.status == "incomparable":
+            result.verdict, result.failed_side = compare.INCOMPARABLE, label
+            result.reason = f"the {label} program cannot run as the {result.cluster} cluster: {side.error}"
+            return result
         if side.status != "ok":
             why = "timed out" if side.status == "timeout" else f"failed: {side.error}"
             result.verdict, result.failed_side = compare.INCOMPARABLE, label

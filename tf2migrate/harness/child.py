@@ -38,7 +38,7 @@ def main(spec_path):
 
         serve_forever(**spec["serve"])
         return 0
-    from tf2migrate.harness.recorder import Recorder, StepCapReached
+    from tf2migrate.harness.recorder import CannotRunAsCluster, Recorder, StepCapReached
     from tf2migrate.harness.versions import Unsupported
 
     recorder = Recorder(spec)
@@ -62,6 +62,9 @@ def main(spec_path):
         except SystemExit as e:
             if e.code not in (None, 0):
                 raise
+        except CannotRunAsCluster as e:
+            recorder.write("incomparable", str(e))
+            return 1
     except BaseException as e:  # noqa: BLE001 - any failure of the user's program is reported, not raised
         traceback.print_exc()
         recorder.write("failed", f"{type(e).__name__}: {e}")

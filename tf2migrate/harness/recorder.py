@@ -16,6 +16,11 @@ class StepCapReached(BaseException):
     """
 
 
+class CannotRunAsCluster(BaseException):
+    """The program cannot run as the cluster it is verified under (e.g. a TF1 Estimator trained with `train()`
+    alone, which starts no servers): said at once, instead of tasks that wait for each other until the timeout."""
+
+
 class Recorder:
     """Per-step losses, the trainable variables and alignment notes of one run."""
 

@@ -26,7 +26,8 @@ class Task:
 @dataclass
 class SideResult:
     label: str
-    status: str               # ok | failed | timeout | unsupported (the interpreter cannot run it)
+    status: str               # ok | failed | timeout | unsupported (the interpreter cannot run it) |
+    #                           incomparable (the program cannot run as the cluster: recorder.CannotRunAsCluster)
     losses: list
     variables: list
     aligned: list
@@ -91,11 +92,13 @@ class Side:
         self.stop()
         status = "timeout" if timed_out and not failed else ("failed" if failed else "ok")
         self.result = self._collect(status, failed[0] if failed else None)
-        if any(o.get("status") == "unsupported" for o in self._outputs() if o):
-            self.result.status = "unsupported"
+        for special in ("unsupported", "incomparable"):
+            if any(o.get("status") == special for o in self._outputs() if o):
+                self.result.status = special
         took = f"{self.result.seconds:.1f} s"
         what = {"ok": f"{len(self.result.losses)} steps", "timeout": f"stopped at --timeout {self.timeout:g} s",
-                "failed": "FAILED", "unsupported": "cannot run here"}[self.result.status]
+                "failed": "FAILED", "unsupported": "cannot run here",
+                "incomparable": "cannot run as this cluster"}[self.result.status]
         self.on_progress(f"  {self.label}: {what} in {took}")
         if self.abort_marker and not os.path.exists(self.init_path or ""):
             # the side waiting for step-0 values must not wait for values that will never come

@@ -11,6 +11,7 @@ import importlib
 import inspect
 import threading
 
+from tf2migrate.harness import init_laws
 from tf2migrate.harness.capture_dtensor import DTensorLosses, is_dtensor_step
 from tf2migrate.harness.capture_state import initializer_name, numpy_value, own_value, shard_rows, track_state
 from tf2migrate.harness.partitions import sharded_name
@@ -81,6 +82,8 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
         recorder.add_variable(name, shape)
         recorder.initializers.setdefault(name, initializer_name(user_initializer))
+        init_laws.record(recorder, name, user_initializer, shape, tf.as_dtype(a.get("dtype") or tf.float32).is_floating,
+                         shard_rows(var))
         if value is not None:
             recorder.aligned.append(name)
             # drawn after creation: a sharded variable's shards are drawn one by one, each with its own shape

@@ -8,7 +8,7 @@ form, or the whole path when two layers share a name). The step loss is taken as
 """
 import functools
 
-from tf2migrate.harness import capture_keras, capture_state
+from tf2migrate.harness import capture_keras, capture_state, init_laws
 from tf2migrate.harness.recorder import clean_name
 
 
@@ -45,6 +45,8 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         name = _unique(wanted, var, [v["name"] for v in recorder.variables])
         recorder.add_variable(name, shape)
         recorder.initializers.setdefault(name, capture_state.initializer_name(user_initializer))
+        floating = "float" in str(kwargs.get("dtype") or getattr(var, "dtype", "float32"))
+        init_laws.record(recorder, name, user_initializer, shape, floating)
         if value is not None:
             recorder.aligned.append(name)
             if own is not None:

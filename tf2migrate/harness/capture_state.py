@@ -42,6 +42,9 @@ def _wrap_v1_layers(recorder, tf, keras_root):
         if getattr(var, "trainable", True):
             if hasattr(var, "name"):
                 recorder.initializers.setdefault(clean_name(var.name), initializer_name(initializer))
+                from tf2migrate.harness import init_laws
+
+                init_laws.record(recorder, var.name, initializer, var.shape.as_list(), var.dtype.is_floating)
         else:
             _state_by_graph.setdefault(var.graph, []).append(var)
         return var

@@ -84,7 +84,7 @@ def _run_program(spec):
 
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_eval, capture_keras, capture_session, capture_state, cluster,
-                                    determinism, legacy, versions)
+                                    determinism, init_laws, legacy, versions)
 
     from tf2migrate.harness.program import read_sources
 
@@ -111,6 +111,7 @@ def _prepare(spec, recorder):
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner, keras)
     capture_state.install(recorder, keras)
+    init_laws.install(recorder)
     if keras.major == 2:  # Keras 3 hands its callbacks a copy of the logs: capture_eval.py
         capture_eval.install(recorder, tf)
     if topology["kind"] == "ps" and spec.get("start_servers"):

@@ -45,6 +45,7 @@ class Recorder:
         self.pipeline = []          # the program's own shuffle/batch/repeat calls before its first step
         self.own_initial = {}       # name -> the program's own step-0 value (before any alignment)
         self.initializers = {}      # name -> the initializer's name, where known
+        self.init_laws = {}         # name -> what its initializer draws from (init_laws.spec), where known
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
         self.final_state = {}       # name -> value of non-trainable layer state after training
         self.eval_results = []      # one {metric: value} per evaluate call of the program
@@ -111,6 +112,7 @@ class Recorder:
             "dropouts": self.dropouts,
             "pipeline": self.pipeline,
             "initializers": self.initializers,
+            "init_laws": self.init_laws,
             "eval_results": self.eval_results,
             "own_initial": self._save("own_init", self.own_initial),
             "final_state": self._save("state", self.final_state),

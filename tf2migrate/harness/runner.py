@@ -42,6 +42,7 @@ class SideResult:
     dropouts: list = field(default_factory=list)       # the dropouts of the first training step
     pipeline: list = field(default_factory=list)       # the program's own shuffle/batch/repeat calls
     initializers: dict = field(default_factory=dict)   # variable name -> initializer name, where known
+    init_laws: dict = field(default_factory=dict)      # variable name -> its initializer's law (init_laws.py)
     eval_results: list = field(default_factory=list)   # one {metric: value} per evaluate call
     own_initial: str = ""     # .npz of the program's own step-0 values
     final_state: str = ""     # .npz of its non-trainable layer state after training
@@ -144,6 +145,7 @@ class Side:
             ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
             pids=[t.proc.pid for t in self.tasks], dropouts=main.get("dropouts", []),
             pipeline=main.get("pipeline", []), initializers=main.get("initializers", {}),
+            init_laws=main.get("init_laws", {}),
             eval_results=main.get("eval_results", []), own_initial=main.get("own_initial") or "",
             final_state=main.get("final_state") or "")
 

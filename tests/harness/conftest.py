@@ -19,13 +19,23 @@ def seed_pair():
     return os.path.join(SEED_DIR, "original.py"), os.path.join(SEED_DIR, "migrated.py")
 
 
+@pytest.fixture(scope="session")
+def recordings(tmp_path_factory):
+    """Where the session keeps each original's recording (harness/recordings.py): a pair's entries and all its
+    mutants run their original once. TF2MIGRATE_TEST_RECORDINGS=0 runs every original every time."""
+    if os.environ.get("TF2MIGRATE_TEST_RECORDINGS") == "0":
+        return None
+    return str(tmp_path_factory.mktemp("recordings"))
+
+
 @pytest.fixture
-def verify():
-    """`tf2migrate.verify` with quiet progress, remembering what it started."""
+def verify(recordings):
+    """`tf2migrate.verify` with quiet progress, remembering what it started; originals recorded once a session."""
     import tf2migrate
 
     def run(*args, **kwargs):
         kwargs.setdefault("progress", lambda line: None)
+        kwargs.setdefault("recordings", recordings)
         return remember(tf2migrate.verify(*args, **kwargs))
 
     return run

@@ -55,7 +55,8 @@ def test_equal_variance_families_are_told_apart_where_samples_cannot_be():
     laws_m = {"k": _spec(VarianceScaling(distribution="truncated_normal"), [8, 8])}
     tally = {}
     _, causes = inits.compare_initial([("k", a)], [("k", b)], laws_o=laws_o, laws_m=laws_m, tally=tally)
-    assert len(causes) == 1 and "other initializers" in causes[0] and "uniform(" in causes[0], causes
+    assert len(causes) == 1 and "k: original ~ VarianceScaling: uniform(" in causes[0], causes
+    assert "migrated ~ VarianceScaling: truncated normal(" in causes[0] and "other initializers" in causes[0]
     assert tally["by law"] == ["k"]
     _, causes = inits.compare_initial([("k", a)], [("k", a)], laws_o=laws_o, laws_m=laws_o)
     assert causes == []
@@ -88,6 +89,7 @@ def test_one_known_law_tests_the_other_sides_values_and_a_law_its_values_contrad
     tally = {}
     _, causes = inits.compare_initial([("k", far)], [("k", near)], laws_m={"k": law}, tally=tally)
     assert tally["against a law"] == ["k"] and "were not drawn from the migrated's initializer" in causes[0]
+    assert causes[0].startswith("k: original random, mean")
 
 
 def test_no_law_on_either_side_is_inconclusive():

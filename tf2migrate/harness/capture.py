@@ -5,12 +5,10 @@ fetches it with every step; `after_create_session` (variables initialised, befor
 step-0 values are dumped. Hand-written `Session.run` loops are in `capture_session.py`.
 """
 import os
-import threading
 import time
 import weakref
 
-from tf2migrate.harness import capture_session, capture_state
-from tf2migrate.harness.recorder import CannotRunAsCluster
+from tf2migrate.harness import capture_session, capture_state, estimator_servers
 
 
 def install_estimator(recorder, model_dir, override=None):
@@ -89,7 +87,7 @@ def install_estimator(recorder, model_dir, override=None):
     original_train = Estimator.train
 
     def train(self, input_fn, hooks=None, steps=None, max_steps=None, saving_listeners=None):
-        _check_servers(recorder.spec)
+        estimator_servers.check(recorder.spec)
         hooks = list(hooks or []) + [LossHook()]
         capture_session.state.in_estimator = True  # its own Session.run calls are not counted twice
         try:
@@ -113,38 +111,9 @@ def install_estimator(recorder, model_dir, override=None):
     Estimator._call_model_fn = _call_model_fn
     Estimator._train_with_estimator_spec = _train_with_estimator_spec
     Estimator.train = train
-    _mark_train_and_evaluate()
+    estimator_servers.mark_train_and_evaluate()
     Estimator.__init__ = __init__
     _speed_up_distributed_estimator()
-
-
-_executor = threading.local()   # inside train_and_evaluate, which starts this task's server before train()
-
-
-def _mark_train_and_evaluate():
-    from tensorflow_estimator.python.estimator import training
-
-    original = training._TrainingExecutor.run
-
-    def run(self, *args, **kwargs):
-        _executor.running = True
-        try:
-            return original(self, *args, **kwargs)
-        finally:
-            _executor.running = False
-
-    training._TrainingExecutor.run = run
-
-
-def _check_servers(spec):
-    """A task of a TF1 cluster whose `train()` is not called by train_and_evaluate has no server: its session
-    waits for the chief's, which is never started. Said at once (issue 18: it ran until the timeout)."""
-    if spec.get("servers_from_train_and_evaluate") and not getattr(_executor, "running", False):
-        raise CannotRunAsCluster(
-            f"its Estimator is trained with train() alone, and in TF1 train() starts no server (only "
-            f"train_and_evaluate does), so its tasks would wait for each other until the "
-            f"timeout; verify it with --cluster local, or train it with "
-            f"tf.estimator.train_and_evaluate")
 
 
 def _wait_for_chief(spec):

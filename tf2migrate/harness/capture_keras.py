@@ -13,7 +13,8 @@ import threading
 
 from tf2migrate.harness import init_laws
 from tf2migrate.harness.capture_dtensor import DTensorLosses, is_dtensor_step
-from tf2migrate.harness.capture_state import initializer_name, numpy_value, own_value, shard_rows, track_state
+from tf2migrate.harness.capture_state import initializer_name, numpy_value, track_state
+from tf2migrate.harness.own_values import own_value, shard_rows
 from tf2migrate.harness.partitions import sharded_name
 from tf2migrate.harness.recorder import StepCapReached, clean_name
 

@@ -14,8 +14,9 @@ def test_an_original_is_recorded_once_and_reused_until_an_input_changes(verify, 
     original, migrated = tf1_mlp(tmp_path, 4), keras_mlp(tmp_path, 4)
     first = verify(original, migrated, recordings=folder)
     assert first.verdict == "EQUIVALENT" and REUSED not in first.original.notes, first.reason
+    (tmp_path / "mutants").mkdir()   # not beside the original: its folder's modules are part of the key
     with open(migrated) as f:
-        mutant = write(tmp_path, "mutant.py", f.read().replace("Adam(0.01", "Adam(0.03"))
+        mutant = write(tmp_path, "mutants/mutant.py", f.read().replace("Adam(0.01", "Adam(0.03"))
     again = verify(original, mutant, recordings=folder)
     assert REUSED in again.original.notes and again.original.losses == first.original.losses
     assert again.verdict == "DIVERGED", again.reason   # the reused recording still tells a mistake apart

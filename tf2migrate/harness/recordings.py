@@ -54,6 +54,7 @@ def load(folder, digest, init_path):
     if os.path.exists(os.path.join(where, "init.npz")):
         _copy(os.path.join(where, "init.npz"), init_path)
     fields["notes"] = list(fields.get("notes", [])) + ["recorded once for this session, reused (recordings=)"]
+    fields["pids"], fields["ports"] = [], []   # that run's processes are long gone: their PIDs may be reused
     return SideResult(**fields)
 
 

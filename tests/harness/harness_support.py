@@ -13,6 +13,7 @@ PYTHON = sys.executable
 
 _seen = {"pids": set(), "ports": set()}
 MUTANTS = {}   # test_mutants.py: "<pair>-<mutant>" -> (verdict, reason), for the mutation score
+RECORDINGS = {"run": 0, "reused": 0, "seconds_saved": 0.0}   # conftest.py: originals run / reused (recordings=)
 PAIRS = {}     # test_fixture_programs.py: case id -> (verdict, max rel diff, max abs diff, tolerance), printed
 TF221_ENV = "TF2MIGRATE_TF221_PYTHON"
 

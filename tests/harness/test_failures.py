@@ -81,3 +81,38 @@ def test_original_that_trains_nothing_is_incomparable_not_a_hang(tmp_path, seed_
     assert result.verdict == "INCOMPARABLE" and result.exit_code == 1
     assert result.reason == "no training step was seen in the original program"
     assert result.migrated.status == "ok" and len(result.migrated.losses) == 3   # ran unaligned, did not wait
+
+
+ESTIMATOR_TRAIN_ALONE = '''
+import numpy as np
+import tensorflow as tf
+
+X = np.random.RandomState(0).normal(size=(16, 3)).astype("float32")
+Y = (X.sum(axis=1, keepdims=True) * 0.5).astype("float32")
+
+
+def input_fn():
+    return tf.data.Dataset.from_tensor_slices((X, Y)).repeat().batch(4)
+
+
+def model_fn(features, labels, mode):
+    loss = tf.losses.mean_squared_error(labels, tf.layers.dense(features, 1))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+tf.estimator.Estimator(model_fn).train(input_fn, steps=3)
+'''
+
+
+@pytest.mark.parametrize("cluster", ["ps:1,1", "multi-worker:2"])
+def test_an_estimator_trained_with_train_alone_cannot_be_a_cluster_and_is_told_so(tmp_path, verify, cluster):
+    """Issue 18 point 6: TF1's train() starts no server, so its tasks waited for each other until --timeout
+    (600 s by default); now INCOMPARABLE with the reason, from the first train() call."""
+    from harness_programs import keras_mlp, write
+
+    original = write(tmp_path, "train_alone.py", ESTIMATOR_TRAIN_ALONE)
+    result = verify(original, keras_mlp(tmp_path, 3), cluster=cluster, timeout=300)
+    assert result.verdict == "INCOMPARABLE" and result.original.status == "incomparable", result.reason
+    assert f"cannot run as the {cluster} cluster" in result.reason and "train() alone" in result.reason
+    assert verify(original, keras_mlp(tmp_path, 3), cluster="local").original.status == "ok"   # it runs locally

@@ -122,7 +122,8 @@ def _run_probed(verify, tmp_path, pair, cluster, trainers, **options):
     migrated, _, _ = _waiting_copy(tmp_path, pair[1], "migrated.py")
     probe = Probe(ready, go, trainers)
     probe.start()
-    result = verify(original, migrated, cluster=cluster, timeout=240, **options)
+    # recordings=None: the probe waits for every trainer of both sides, so the original must really run
+    result = verify(original, migrated, cluster=cluster, timeout=240, recordings=None, **options)
     probe.join(10)
     assert probe.error is None, probe.error
     return result, probe

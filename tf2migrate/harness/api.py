@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
 from tf2migrate.harness import topology as topo_lib
-from tf2migrate.harness import legacy, sensitivity, unparsable, workdirs
+from tf2migrate.harness import legacy, recordings as recordings_lib, sensitivity, unparsable, workdirs
 from tf2migrate.harness.hints import divergence_hint
 from tf2migrate.harness.align import compare_variables, load_user_values, save_values
 from tf2migrate.harness.plan import build_side
@@ -82,7 +82,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
            env=None, original_env=None, migrated_env=None, steps=None, timeout=600.0, cluster="local",
            original_api="auto", rtol=None, atol=None, mode="auto", repeats=3, seed=0, init_values=None,
            accept_fixes=(), allow_network=False, progress=print, keep_workdir=False, original_python=None,
-           migrated_python=None, tolerance="auto"):
+           migrated_python=None, tolerance="auto", recordings=None):
     """Train both programs and compare them step by step; see `tf2migrate verify --help`.
 
     How the programs are run (`sides.py`): `module` ("trainer.task"): ORIGINAL and MIGRATED are package
@@ -100,6 +100,9 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
 
     `init_values`: optional step-0 values for the original (dict name -> array, or an .npz keyed by variable
     name), e.g. to reproduce a recorded run; the migrated program is then aligned to them as usual.
+
+    `recordings`: a folder where the original's recording is kept and reused by later verifies of the same
+    original run the same way (a test session's many mutants of one pair; `recordings.py`; exact mode only).
 
     `allow_network`: run the programs on this machine's network (their TF servers listen on every interface);
     without it, every process of the run is in a network namespace with only loopback, and where this machine
@@ -151,6 +154,10 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
         namespace, result.network = _isolate(topology, allow_network)
         progress(f"network: {result.network}")
+        digest = None
+        if recordings and mode == "exact":
+            digest = recordings_lib.key(reference, python=pythons["original"], topology=topology, seed=seed,
+                                        steps=steps, api=original_api, cwd=cwd, override=override)
         for attempt in (1, 2):
             # ports are picked free, but another process may take one before a server binds it: run again once
             run_dir = os.path.join(workdir, f"run{attempt}")
@@ -158,12 +165,18 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
             init, abort = os.path.join(run_dir, "init.npz"), os.path.join(run_dir, "original.failed")
             common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress,
                           netns=namespace.pid if namespace else None, cwd=cwd)
-            side_o = build_side("original", reference, "original", topology, facts_o, api=original_api,
-                                init_out=init, init_override=override, abort_marker=abort,
-                                python=pythons["original"], **common)
+            kept = recordings_lib.load(recordings, digest, init) if digest else None
             side_m = build_side("migrated", mig, "migrated", topology, facts_m, api="v2", init_in=init,
                                 abort_path=abort, python=pythons["migrated"], **common)
-            result.original, result.migrated = run_sides([side_o, side_m])
+            if kept is not None:   # recorded once for the session: only the migrated program runs
+                result.original, (result.migrated,) = kept, run_sides([side_m])
+            else:
+                side_o = build_side("original", reference, "original", topology, facts_o, api=original_api,
+                                    init_out=init, init_override=override, abort_marker=abort,
+                                    python=pythons["original"], **common)
+                result.original, result.migrated = run_sides([side_o, side_m])
+                if digest:
+                    recordings_lib.store(recordings, digest, result.original, init)
             if attempt == 2 or not any(_port_taken(s) for s in (result.original, result.migrated)):
                 break
             progress("a port picked for the cluster was taken by another process before its server started: "
@@ -214,6 +227,10 @@ def _judge(result):
         if side.status == "unsupported":
             result.verdict, result.failed_side = compare.INCOMPARABLE, label
             result.reason = f"the {label} side cannot run under {side.python}: {side.error.split(': ', 1)[-1]}"
+            return result
+        if side.status == "incomparable":
+            result.verdict, result.failed_side = compare.INCOMPARABLE, label
+            result.reason = f"the {label} program cannot run as the {result.cluster} cluster: {side.error}"
             return result
         if side.status != "ok":
             why = "timed out" if side.status == "timeout" else f"failed: {side.error}"

@@ -8,7 +8,7 @@ import os
 import time
 import weakref
 
-from tf2migrate.harness import capture_session, capture_state
+from tf2migrate.harness import capture_session, capture_state, estimator_servers
 
 
 def install_estimator(recorder, model_dir, override=None):
@@ -87,6 +87,7 @@ def install_estimator(recorder, model_dir, override=None):
     original_train = Estimator.train
 
     def train(self, input_fn, hooks=None, steps=None, max_steps=None, saving_listeners=None):
+        estimator_servers.check(recorder.spec)
         hooks = list(hooks or []) + [LossHook()]
         capture_session.state.in_estimator = True  # its own Session.run calls are not counted twice
         try:
@@ -110,6 +111,7 @@ def install_estimator(recorder, model_dir, override=None):
     Estimator._call_model_fn = _call_model_fn
     Estimator._train_with_estimator_spec = _train_with_estimator_spec
     Estimator.train = train
+    estimator_servers.mark_train_and_evaluate()
     Estimator.__init__ = __init__
     _speed_up_distributed_estimator()
 

@@ -11,8 +11,10 @@ import importlib
 import inspect
 import threading
 
+from tf2migrate.harness import init_laws
 from tf2migrate.harness.capture_dtensor import DTensorLosses, is_dtensor_step
-from tf2migrate.harness.capture_state import initializer_name, numpy_value, own_value, track_state
+from tf2migrate.harness.capture_state import initializer_name, numpy_value, track_state
+from tf2migrate.harness.own_values import own_value, shard_rows
 from tf2migrate.harness.partitions import sharded_name
 from tf2migrate.harness.recorder import StepCapReached, clean_name
 
@@ -74,16 +76,19 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         wanted = f"{self.name}/{a.get('name')}"
         shape = tuple(tf.TensorShape(a.get("shape") or ()).as_list())
         value = aligner.take(wanted, shape) if aligner else None
-        own, user_initializer = None, a.get("initializer")
+        user_initializer = a.get("initializer")
         if value is not None:
-            own = own_value(a, shape, tf)
             a["initializer"] = _constant_initializer(value, tf)
         var = original(*bound.args, **bound.kwargs)
         name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
         recorder.add_variable(name, shape)
         recorder.initializers.setdefault(name, initializer_name(user_initializer))
+        init_laws.record(recorder, name, user_initializer, shape, tf.as_dtype(a.get("dtype") or tf.float32).is_floating,
+                         shard_rows(var))
         if value is not None:
             recorder.aligned.append(name)
+            # drawn after creation: a sharded variable's shards are drawn one by one, each with its own shape
+            own = own_value({"dtype": a.get("dtype"), "initializer": user_initializer}, shape, tf, shard_rows(var))
             if own is not None:
                 recorder.add_own_initial(name, own)
             return var

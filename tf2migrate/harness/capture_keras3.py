@@ -8,7 +8,7 @@ form, or the whole path when two layers share a name). The step loss is taken as
 """
 import functools
 
-from tf2migrate.harness import capture_keras, capture_state
+from tf2migrate.harness import capture_keras, capture_state, init_laws, own_values
 from tf2migrate.harness.recorder import clean_name
 
 
@@ -35,7 +35,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         value = aligner.take(wanted, shape) if aligner else None
         own = None
         if value is not None:
-            own = capture_state.own_value({"dtype": kwargs.get("dtype"), "initializer": user_initializer}, shape, tf)
+            own = own_values.own_value({"dtype": kwargs.get("dtype"), "initializer": user_initializer}, shape, tf)
             initializer = capture_keras._constant_initializer(value, tf)
             if len(args) > 1:   # Keras 2 call style add_weight(shape, initializer, dtype)
                 args = args[:1] + (initializer,) + args[2:]
@@ -45,6 +45,8 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         name = _unique(wanted, var, [v["name"] for v in recorder.variables])
         recorder.add_variable(name, shape)
         recorder.initializers.setdefault(name, capture_state.initializer_name(user_initializer))
+        floating = "float" in str(kwargs.get("dtype") or getattr(var, "dtype", "float32"))
+        init_laws.record(recorder, name, user_initializer, shape, floating)
         if value is not None:
             recorder.aligned.append(name)
             if own is not None:

@@ -42,6 +42,9 @@ def _wrap_v1_layers(recorder, tf, keras_root):
         if getattr(var, "trainable", True):
             if hasattr(var, "name"):
                 recorder.initializers.setdefault(clean_name(var.name), initializer_name(initializer))
+                from tf2migrate.harness import init_laws
+
+                init_laws.record(recorder, var.name, initializer, var.shape.as_list(), var.dtype.is_floating)
         else:
             _state_by_graph.setdefault(var.graph, []).append(var)
         return var
@@ -71,21 +74,6 @@ def initializer_name(initializer):
         config = {}
     shown = ", ".join(f"{k}={v!r}" for k, v in config.items() if k != "seed" and v is not None)
     return f"{name}({shown})" if shown else name
-
-
-def own_value(arguments, shape, tf):
-    """What the program's own initializer gives a weight that alignment will overwrite (an unseeded Keras
-    initializer gives the same values on every call, so this is the value the weight would have had)."""
-    initializers = tf.keras.initializers  # keras, tf_keras or Keras 3: whichever is tf.keras
-    dtype = tf.as_dtype(arguments.get("dtype") or tf.float32)
-    init = arguments.get("initializer")
-    if init is None:
-        init = "glorot_uniform" if dtype.is_floating else "zeros"
-    try:
-        with tf.init_scope():
-            return numpy_value(initializers.get(init)(shape, dtype=dtype))
-    except Exception:  # noqa: BLE001 - an initializer that needs more (a layout, a partition): not compared
-        return None
 
 
 def numpy_value(value):

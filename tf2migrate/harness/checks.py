@@ -32,9 +32,19 @@ def check_initial(original, migrated):
     if not own_o or not own_m:
         side = "original" if not own_o else "migrated"
         return f"initial values: not compared (the {side} program's own step-0 values were not seen)", []
-    checked, causes = compare_initial(own_o, own_m, original.initializers, migrated.initializers)
-    scope = (f"initial values: {checked} variables' own step-0 values compared before alignment (constants "
-             f"exactly; random ones by mean, std and a Kolmogorov-Smirnov test)")
+    tally = {}
+    checked, causes = compare_initial(own_o, own_m, original.initializers, migrated.initializers,
+                                      original.init_laws, migrated.init_laws, tally)
+    by = lambda key: len(tally.get(key, []))  # noqa: E731
+    scope = (f"initial values: {checked} variables' own step-0 values compared before alignment: {by('by law')} by "
+             f"their initializers' distributions, {by('against a law')} against the other side's initializer, the "
+             f"rest by samples (constants exactly; random ones by mean, std and a Kolmogorov-Smirnov test)")
+    if tally.get("inconclusive"):
+        shown = ", ".join(tally["inconclusive"][:4]) + (", ..." if len(tally["inconclusive"]) > 4 else "")
+        scope += (f"; inconclusive for {by('inconclusive')} (random, with no initializer known on either side: "
+                  f"samples this small cannot tell initializers of equal variance apart): {shown}")
+    if tally.get("notes"):
+        scope += "; " + "; ".join(tally["notes"])
     return scope, [f"initial values differ: {c}" for c in causes]
 
 

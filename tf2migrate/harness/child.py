@@ -42,7 +42,7 @@ def main(spec_path):
 
         serve_forever(**spec["serve"])
         return 0
-    from tf2migrate.harness.recorder import Recorder, StepCapReached
+    from tf2migrate.harness.recorder import CannotRunAsCluster, Recorder, StepCapReached
     from tf2migrate.harness.versions import Unsupported
 
     recorder = Recorder(spec)
@@ -66,6 +66,9 @@ def main(spec_path):
         except SystemExit as e:
             if e.code not in (None, 0):
                 raise
+        except CannotRunAsCluster as e:
+            recorder.write("incomparable", str(e))
+            return 1
     except BaseException as e:  # noqa: BLE001 - any failure of the user's program is reported, not raised
         traceback.print_exc()
         recorder.write("failed", f"{type(e).__name__}: {e}")
@@ -85,7 +88,7 @@ def _run_program(spec):
 
 def _prepare(spec, recorder):
     from tf2migrate.harness import (capture, capture_eval, capture_keras, capture_session, capture_state, cluster,
-                                    determinism, legacy, metric_kinds, plain_state,
+                                    determinism, init_laws, legacy, metric_kinds, plain_state,
                                     versions)
 
     from tf2migrate.harness.program import read_sources
@@ -119,6 +122,7 @@ def _prepare(spec, recorder):
         from tf2migrate.harness.sensitivity import nudge_gradients
 
         nudge_gradients(tf)
+    init_laws.install(recorder)
     if keras.major == 2:  # Keras 3 hands its callbacks a copy of the logs: capture_eval.py
         capture_eval.install(recorder, tf)
     if topology["kind"] == "ps" and spec.get("start_servers"):

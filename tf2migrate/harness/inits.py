@@ -11,6 +11,8 @@ variable's own value is compared first:
 """
 import math
 
+from tf2migrate.harness import law_tests
+
 Z_LIMIT = 6.0
 KS_P_LIMIT = 1e-7
 
@@ -81,20 +83,63 @@ def ks_p_value(x, y):
     return min(1.0, max(0.0, p))
 
 
-def compare_initial(original, migrated, inits_o=None, inits_m=None):
-    """`original`/`migrated`: [(name, array)] own step-0 values. Returns (checked count, [causes])."""
+def compare_initial(original, migrated, inits_o=None, inits_m=None, laws_o=None, laws_m=None, tally=None):
+    """`original`/`migrated`: [(name, array)] own step-0 values; `laws_*`: name -> law spec (init_laws.py).
+    Returns (checked count, [causes]); `tally` (a dict), when given, gets how each variable was judged
+    ("by law", "against a law", "by samples", "inconclusive": names) and the notes."""
     from tf2migrate.harness.partitions import merge_values
 
-    inits_o, inits_m = inits_o or {}, inits_m or {}
+    inits_o, inits_m, laws_o, laws_m = inits_o or {}, inits_m or {}, laws_o or {}, laws_m or {}
+    tally = {} if tally is None else tally
     checked, causes = 0, []
     for name, a, other, b in pair_up(merge_values(original), merge_values(migrated)):
         checked += 1
-        why = differs(a, b)
-        if why:
-            label = name if name == other else f"{name} (migrated {other})"
+        label = name if name == other else f"{name} (migrated {other})"
+        lo, lm = _law(laws_o, name, a, tally, "original"), _law(laws_m, other, b, tally, "migrated")
+        why = _judge(label, a, b, lo, lm, tally)
+        if why is None:
+            why = differs(a, b)
+            if not (is_constant(a) and is_constant(b)):
+                tally.setdefault("inconclusive", []).append(label)
+        if why and lo and lm:
+            causes.append(f"{label}: original ~ {law_tests.show(lo)}; migrated ~ {law_tests.show(lm)} ({why})")
+        elif why:
             causes.append(f"{label}: original {describe(a, _initializer(inits_o, name))}; migrated "
                           f"{describe(b, _initializer(inits_m, other))} ({why})")
     return checked, causes
+
+
+def _law(laws, name, values, tally, side):
+    """The law `name`'s initializer draws from, if known and if the side's own values fit it."""
+    spec = law_tests.merged(laws, name)
+    if not law_tests.usable(spec) or sum(r for r, _ in spec["parts"]) != (values.shape[0] if values.ndim else 1):
+        return None
+    misfit = law_tests.misfit(values, spec)
+    if misfit:
+        tally.setdefault("notes", []).append(f"{name}: the {side}'s own values do not fit its recorded initializer "
+                                             f"{law_tests.show(spec)} ({misfit}): compared by values")
+        return None
+    return spec
+
+
+def _judge(label, a, b, lo, lm, tally):
+    """'' (same), why they differ, or None (no law on either side: the samples decide)."""
+    if lo and lm:
+        tally.setdefault("by law", []).append(label)
+        if law_tests.same_laws(lo, lm):
+            return ""
+        if law_tests.only_cut_differs(lo, lm):
+            tally.setdefault("notes", []).append(f"{label}: the same initializer, cut otherwise (original "
+                                                 f"{law_tests.show(lo)}; migrated {law_tests.show(lm)})")
+            return ""
+        return "other initializers: other distributions at any size"
+    if lo or lm:
+        tally.setdefault("against a law", []).append(label)
+        known, side, values, other = (lo, "original", b, "migrated") if lo else (lm, "migrated", a, "original")
+        misfit = law_tests.misfit(values, known)
+        return (f"the {other}'s values were not drawn from the {side}'s initializer {law_tests.show(known)}: "
+                f"{misfit}") if misfit else ""
+    return None
 
 
 def _initializer(names, name):

@@ -34,7 +34,10 @@ def build_side(label, program, role, topology, facts, *, workdir, api, seed, max
     topo = {"kind": topology.kind, "replicas": topology.replicas, "workers": topology.workers, "ps": topology.ps}
     estimator_cluster = role == "original" and facts.uses_estimator and topology.kind in ("ps", "multi-worker")
     if estimator_cluster:
-        tasks = _estimator_cluster(label, base, topology, workdir)
+        # TF1's Estimator.train() alone starts no servers (train_and_evaluate does): its tasks would wait for
+        # each other until the timeout, so the child says so at once (capture.py) unless the program starts its own
+        tasks = _estimator_cluster(label, dict(base, servers_from_train_and_evaluate=not facts.starts_servers,
+                                               cluster_name=str(topology)), topology, workdir)
     elif topology.kind == "multi-worker":
         tasks = _multi_worker(label, base, topo, topology, facts, workdir)
     else:

@@ -16,6 +16,11 @@ class StepCapReached(BaseException):
     """
 
 
+class CannotRunAsCluster(BaseException):
+    """The program cannot run as the cluster it is verified under (e.g. a TF1 Estimator trained with `train()`
+    alone, which starts no servers): said at once, instead of tasks that wait for each other until the timeout."""
+
+
 class Recorder:
     """Per-step losses, the trainable variables and alignment notes of one run."""
 
@@ -41,6 +46,7 @@ class Recorder:
         self.pipeline_ops = []      # the same calls by structure: {"op": "shuffle", "buffer", "seed", ...}
         self.own_initial = {}       # name -> the program's own step-0 value (before any alignment)
         self.initializers = {}      # name -> the initializer's name, where known
+        self.init_laws = {}         # name -> what its initializer draws from (init_laws.spec), where known
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
         self.final_state = {}       # name -> value of non-trainable layer state after training
         self.eval_results = []      # one {metric: value} per evaluate call of the program
@@ -111,6 +117,7 @@ class Recorder:
             "pipeline": self.pipeline,
             "pipeline_ops": self.pipeline_ops,
             "initializers": self.initializers,
+            "init_laws": self.init_laws,
             "eval_results": self.eval_results,
             "metric_kinds": self.metric_kinds,
             "metric_results": self.metric_results,

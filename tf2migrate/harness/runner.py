@@ -26,7 +26,8 @@ class Task:
 @dataclass
 class SideResult:
     label: str
-    status: str               # ok | failed | timeout | unsupported (the interpreter cannot run it)
+    status: str               # ok | failed | timeout | unsupported (the interpreter cannot run it) |
+    #                           incomparable (the program cannot run as the cluster: recorder.CannotRunAsCluster)
     losses: list
     variables: list
     aligned: list
@@ -42,6 +43,7 @@ class SideResult:
     pipeline: list = field(default_factory=list)       # the program's own shuffle/batch/repeat calls
     pipeline_ops: list = field(default_factory=list)   # the same by structure (determinism.shuffle_op, ...)
     initializers: dict = field(default_factory=dict)   # variable name -> initializer name, where known
+    init_laws: dict = field(default_factory=dict)      # variable name -> its initializer's law (init_laws.py)
     eval_results: list = field(default_factory=list)   # one {metric: value} per evaluate call
     metric_kinds: dict = field(default_factory=dict)   # metric name -> what it computes (metric_kinds.py)
     metric_results: dict = field(default_factory=dict)   # the program's own metrics at the end (plain_state.py)
@@ -95,11 +97,13 @@ class Side:
         self.stop()
         status = "timeout" if timed_out and not failed else ("failed" if failed else "ok")
         self.result = self._collect(status, failed[0] if failed else None)
-        if any(o.get("status") == "unsupported" for o in self._outputs() if o):
-            self.result.status = "unsupported"
+        for special in ("unsupported", "incomparable"):
+            if any(o.get("status") == special for o in self._outputs() if o):
+                self.result.status = special
         took = f"{self.result.seconds:.1f} s"
         what = {"ok": f"{len(self.result.losses)} steps", "timeout": f"stopped at --timeout {self.timeout:g} s",
-                "failed": "FAILED", "unsupported": "cannot run here"}[self.result.status]
+                "failed": "FAILED", "unsupported": "cannot run here",
+                "incomparable": "cannot run as this cluster"}[self.result.status]
         self.on_progress(f"  {self.label}: {what} in {took}")
         if self.abort_marker and not os.path.exists(self.init_path or ""):
             # the side waiting for step-0 values must not wait for values that will never come
@@ -145,6 +149,7 @@ class Side:
             ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
             pids=[t.proc.pid for t in self.tasks], dropouts=main.get("dropouts", []),
             pipeline=main.get("pipeline", []), pipeline_ops=main.get("pipeline_ops", []), initializers=main.get("initializers", {}),
+            init_laws=main.get("init_laws", {}),
             eval_results=main.get("eval_results", []), metric_kinds=main.get("metric_kinds", {}),
             metric_results=main.get("metric_results", {}), plain_state=main.get("plain_state") or "", own_initial=main.get("own_initial") or "",
             final_state=main.get("final_state") or "")

@@ -15,7 +15,7 @@ import shutil
 import sys
 
 _ENV_PREFIXES = ("TF_", "TF2MIGRATE", "PYTHON", "CUDA", "KERAS", "OMP_")
-_FILES = ("own_initial", "final_state")   # SideResult fields that name an .npz (with its .names.json)
+_FILES = ("own_initial", "final_state", "plain_state")   # SideResult fields that name an .npz (+ .names.json)
 
 
 def key(program, *, python, topology, seed, steps, api, cwd, override):

@@ -107,7 +107,8 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
     for name, value in spec.add.items():
         index = spec.args.index(name) if name in spec.args else len(spec.args)
         if name not in present and (n_positional <= index or not spec.args):  # no signature: a new keyword
-            args = append_arg(args, keyword_arg(name, cst.parse_expression(value)))
+            text = value.format(tf=render()) if "{tf}" in value else value  # a TF name: through the file's alias
+            args = append_arg(args, keyword_arg(name, cst.parse_expression(text)))
     names = [a.keyword.value for a in args if a.keyword is not None]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:

@@ -2,6 +2,10 @@
 
     python bench/upgrade_unit_tests.py PATH/tf_upgrade_v2_test.py [--json OUT.json] [--modes official,tf1,auto]
 
+Snippets that do not bind `tf` get `import tensorflow as tf` (after any `__future__` line), and those that
+use Google's bare contrib aliases (`slim.`, `contrib_layers.`, ...) their imports, as tf_upgrade_v2 assumes
+them; the lines are taken out of our output again before it is compared.
+
 PATH is tensorflow/tensorflow's `tensorflow/tools/compatibility/tf_upgrade_v2_test.py`, kept outside the
 repository (it is TensorFlow's code, not ours). The module is loaded with the installed TensorFlow 2.15
 (whose `tensorflow.tools.compatibility` it imports) and each `TestUpgrade` test method is called once per
@@ -34,7 +38,13 @@ from pathlib import Path
 IMPORT_TESTS = {"test_import_rename_analysis", "test_import_analysis"}  # the official tool's import options
 SKIPPED = {"testAllAPI", "testAllAPIV1", "testV1KeywordArgNames", "testV2KeywordArgNames"}
 HEADER = "import tensorflow as tf\n"
-IMPORTS = re.compile(r"^\s*(import tensorflow|from tensorflow)", re.M)
+BINDS_TF = re.compile(r"^\s*(import|from) tensorflow\b.*\bas tf\b", re.M)
+ALIASES = {  # the contrib aliases the tests use bare, as Google's code imports them
+    "slim": "import tensorflow.contrib.slim as slim\n",
+    "contrib_layers": "from tensorflow.contrib import layers as contrib_layers\n",
+    "contrib_estimator": "from tensorflow.contrib import estimator as contrib_estimator\n",
+    "contrib_framework": "from tensorflow.contrib import framework as contrib_framework\n",
+}
 ASSERTS = ("assertEqual", "assertIn", "assertNotIn", "assertNotEqual", "assertTrue", "assertFalse",
            "assertEmpty", "assertAllEqual", "fail")
 
@@ -63,17 +73,19 @@ def tf2migrate_upgrader(source: str):
 
     def upgrade(text):
         head, body = split_future(text)
-        header = "" if IMPORTS.search(text) else HEADER
+        header = "" if BINDS_TF.search(text) else HEADER
+        header += "".join(line for name, line in ALIASES.items() if re.search(rf"\b{name}\.", text))
         try:
             result = rewrite_text(head + header + body, "test.py", Selection(source=source))
         except Exception as exc:  # a snippet that does not parse: the official tool reports it too
             return 0, f"Failed to parse: {exc}", Lenient([str(exc)]), text, ["PARSE"]
         code = result.code
-        if header and code.startswith(head) and header in code[len(head):]:
-            at = code.index(header, len(head))
-            code = code[:at] + code[at + len(header):]
+        for line in header.splitlines(keepends=True):  # take back the header's lines the rewrite kept
+            if line in code[len(head):]:
+                at = code.index(line, len(head))
+                code = code[:at] + code[at + len(line):]
         code = text if code == text else code
-        findings = [f"{d.code} {d.message}" for d in result.diagnostics]
+        findings = [f"{d.code} {'[fixed] ' if d.fixed else ''}{d.message}" for d in result.diagnostics]
         errors = Lenient(f for f, d in zip(findings, result.diagnostics) if d.severity.value == "error")
         return len(result.diagnostics), "\n".join(findings), errors, code, findings
     return upgrade
@@ -154,6 +166,11 @@ def headline(case) -> bool:
     return case["kind"] == "assertEqual" and case["test"] not in IMPORT_TESTS
 
 
+def warned(case) -> bool:
+    """A finding that asks for a look, not only one that describes an edit made (`[fixed]`)."""
+    return any(" [fixed] " not in f for f in case["findings"])
+
+
 def classify(case) -> str:
     if case["exact"]:
         return "exact"
@@ -194,9 +211,10 @@ def main(argv=None) -> int:
         cases, other, aborted = run(test_class, mode)
         for label, chosen in (("headline", [c for c in cases if headline(c)]), ("all", cases)):
             counts = Counter(c["class"] for c in chosen)
+            told = sum(1 for c in chosen if c["class"] == "c" and warned(c))
             print(f"{mode:8} {label:8} cases {len(chosen)}: exact {counts['exact']}, (a) unchanged, no "
                   f"finding {counts['a']}, (b) unchanged with a finding {counts['b']}, (c) a different "
-                  f"edit {counts['c']}")
+                  f"edit {counts['c']} ({told} with a finding beyond the edits made)")
         print(f"{mode:8} other assertions (report, errors): passed {other['passed']}, failed {other['failed']}")
         for line in aborted:
             print(f"    aborted {line}")

@@ -39,58 +39,41 @@ FORM_FEED = "import tensorflow as tf\n\x0c\nx = 1; y = f(g(2))\n\x0c# page two\n
 SOURCES = [TRICKY, IMPORTS, FORM_FEED] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "fixtures").glob("*/*.before.py"))[:12]]
 
 
-class _AllCalls(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.calls = []
+class _All(cst.CSTVisitor):
+    """Every call, or every attribute outside import statements (LibCST's `import a.b` has one, `ast`'s not)."""
 
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append(node)
-
-
-@pytest.mark.parametrize("source", SOURCES, ids=range(len(SOURCES)))
-def test_ast_placement_matches_libcst(source):
-    module = cst.parse_module(source)
-    truth = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    positions = Positions(module, ast.parse(source), source)
-    visitor = _AllCalls()
-    module.visit(visitor)
-    assert visitor.calls
-    for node in reversed(visitor.calls):  # asked out of order, before any traversal numbered them
-        place = positions._from_ast(node)
-        assert place is not None
-        expected = truth[node]
-        assert (place.line, place.col, place.end_line) == (
-            expected.start.line, expected.start.column + 1, expected.end.line)
-
-
-class _AllAttributes(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.attributes = []
+    def __init__(self, kind) -> None:
+        self.kind, self.found = kind, []
 
     def visit_Import(self, node) -> bool:
-        return False
+        return self.kind is cst.Call
 
     def visit_ImportFrom(self, node) -> bool:
-        return False
+        return self.kind is cst.Call
 
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        self.attributes.append(node)
+    def on_visit(self, node) -> bool:
+        if isinstance(node, self.kind):
+            self.found.append(node)
+        return super().on_visit(node)
 
 
+@pytest.mark.parametrize("kind, place", [(cst.Call, "_from_ast"), (cst.Attribute, "_attribute_from_ast")],
+                         ids=["calls", "attributes"])
 @pytest.mark.parametrize("source", SOURCES, ids=range(len(SOURCES)))
-def test_ast_attribute_placement_matches_libcst(source):
+def test_ast_placement_matches_libcst(source, kind, place):
     module = cst.parse_module(source)
     truth = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     positions = Positions(module, ast.parse(source), source)
-    visitor = _AllAttributes()
+    visitor = _All(kind)
     module.visit(visitor)
-    if not visitor.attributes:
+    if not visitor.found:
+        assert kind is cst.Attribute, "every source has calls"
         pytest.skip("no attribute outside imports in this source")
-    for node in reversed(visitor.attributes):
-        place = positions._attribute_from_ast(node)
-        assert place is not None
+    for node in reversed(visitor.found):  # asked out of order, before any traversal numbered them
+        found = getattr(positions, place)(node)
+        assert found is not None
         expected = truth[node]
-        assert (place.line, place.col, place.end_line) == (
+        assert (found.line, found.col, found.end_line) == (
             expected.start.line, expected.start.column + 1, expected.end.line)
 
 

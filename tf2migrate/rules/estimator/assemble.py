@@ -147,15 +147,19 @@ def _one_assignment(stmt) -> tuple:
 
 
 def _same_names(target, value) -> bool:
-    """`x, y` unpacked and `x, y` returned (or one name both times), in the same order."""
-    if isinstance(target, cst.Name):
-        return isinstance(value, cst.Name) and value.value == target.value
-    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Tuple)):
+    """`x, y` unpacked and `x, y` returned (or one name both times), in the same order; a `None` returned after
+    one name (`return features, None`: no labels, for predict) adds nothing to what the dataset yields."""
+    left = [target] if isinstance(target, cst.Name) else [e.value for e in target.elements] \
+        if isinstance(target, (cst.Tuple, cst.List)) else None
+    right = [value] if isinstance(value, cst.Name) else [e.value for e in value.elements] \
+        if isinstance(value, cst.Tuple) else None
+    if left is None or right is None or len(right) < len(left):
         return False
-    left = [e.value for e in target.elements]
-    right = [e.value for e in value.elements]
-    return len(left) == len(right) and all(isinstance(a, cst.Name) and isinstance(b, cst.Name) and a.value == b.value
-                                           for a, b in zip(left, right))
+    extra = right[len(left):]
+    if extra and isinstance(target, (cst.Tuple, cst.List)):
+        return False  # `x, y = it.get_next(); return x, y, None`: another structure
+    return all(isinstance(a, cst.Name) and isinstance(b, cst.Name) and a.value == b.value
+               for a, b in zip(left, right)) and all(isinstance(e, cst.Name) and e.value == "None" for e in extra)
 
 
 def unused_columns(stmt, prog, w, module) -> bool:

@@ -47,6 +47,13 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
     def maybe_tf1() -> bool:  # not known to be TF2: a name TF2 also has is upgraded, or reported (TFM650)
         return version() is not TFVersion.TF2
 
+    funcs = []
+
+    def called() -> set:  # ids of the nodes called (`tf.x(...)`'s `tf.x`), gathered once when first asked
+        if not funcs:
+            funcs.append({id(call.func) for call in nodes(tree, ast.Call)})
+        return funcs[0]
+
     if attrs:
         for node in nodes(tree, ast.Attribute, ast.keyword):
             if isinstance(node, ast.keyword):
@@ -85,5 +92,7 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
         if word in symbols:
             spelled = ast_dotted(node)
             literal, canonical = imports.resolve_dotted(spelled)
-            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=maybe_tf1, code=code):
+            # a name TF2 also has: in a file not known to be TF1 only its calls can be reported (undecided_calls.py)
+            known = maybe_tf1 if id(node) in called() else tf1
+            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=known, code=code):
                 yield node

@@ -25,7 +25,10 @@ def problem(before: str, after: str, path: str, models=frozenset()) -> Optional[
     if read is not None:
         return read
     uses = _undefined(after, path, tree)
-    new = {name: line for name, line in uses.items() if name not in _undefined(before, path)}
+    if not uses:
+        return None
+    known = _undefined(before, path)  # once, not per name: the input's own undefined names do not count
+    new = {name: line for name, line in uses.items() if name not in known}
     if new:
         lines = after.splitlines()
         name, line = min(new.items(), key=lambda item: item[1])

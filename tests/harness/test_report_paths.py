@@ -23,6 +23,13 @@ def test_a_report_in_a_missing_folder_is_refused_before_the_run(seed_pair, tmp_p
     assert isinstance(out.exception, SystemExit)
 
 
+@pytest.mark.parametrize("option", ["--json", "--junit", "--plot"])
+def test_a_report_path_that_is_a_folder_is_refused_before_the_run(seed_pair, tmp_path, option):
+    out = _invoke(seed_pair, option, str(tmp_path))   # its write after the run would fail: IsADirectoryError
+    assert out.exit_code == 2, out.output
+    assert "is a directory" in out.output and " against " not in out.output
+
+
 def test_plot_without_matplotlib_is_refused_before_the_run(seed_pair, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)   # what Python does for a package that is not there
     out = _invoke(seed_pair, "--plot", str(tmp_path / "losses.png"))

@@ -57,18 +57,18 @@ def exit_code(results, mode: Mode) -> int:
     return EXIT_PENDING if errors else EXIT_OK
 
 
-def report_problem(path: str):
+def report_problem(path: str, option: str = "--report", folder_word: str = "folder"):
     """Why the report cannot be written at `path`, or None: asked before the run, so that a bad path costs no
-    work (and never leaves the files rewritten and the report missing)."""
+    work (and never leaves the files rewritten and the report missing). verify asks it for its reports too."""
     import os
 
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        return f"--report {path}: is a directory"
+        return f"{option} {path}: is a directory"
     if not os.path.isdir(folder):
-        return f"--report {path}: no such folder {folder}"
+        return f"{option} {path}: no such {folder_word} {folder}"
     if not os.access(folder, os.W_OK | os.X_OK) or os.path.exists(path) and not os.access(path, os.W_OK):
-        return f"--report {path}: not writable"
+        return f"{option} {path}: not writable"
     return None
 
 

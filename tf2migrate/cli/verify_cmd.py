@@ -11,9 +11,9 @@ was seen (not equivalent, and not an error of the tool); 2 usage error, includin
 machine cannot keep off the network without `--allow-network`; 3 a program failed or timed out (the tail
 of its output is printed).
 """
-import os
-
 import click
+
+from tf2migrate.cli import output
 
 
 EXIT_CODES = ("Exit codes: 0 EQUIVALENT; 1 DIVERGED, or INCOMPARABLE because the variables differ or no "
@@ -143,13 +143,9 @@ def _check_reports(reports):
     """Each report path can be written (its folder exists and is writable) and `--plot` has matplotlib,
     or a usage error (exit 2) before anything runs."""
     for option, path in reports.items():
-        if path is None:
-            continue
-        folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise click.UsageError(f"{option} {path}: no such directory {folder}")
-        if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-            raise click.UsageError(f"{option} {path}: not writable")
+        problem = output.report_problem(path, option, "directory") if path is not None else None
+        if problem is not None:   # also a path that is a folder: its write would fail after the run
+            raise click.UsageError(problem)
     if reports.get("--plot"):
         try:
             import matplotlib  # noqa: F401 - the optional extra `tf2migrate[plot]`

@@ -32,7 +32,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent

@@ -57,7 +57,8 @@ def keep_prefix(spec: CallSpec) -> int:
     return k
 
 
-def _remove(args: list, index: int) -> list:
+def remove_arg(args: list, index: int) -> list:
+    """`args` without argument `index`, the comma style kept (the last argument's comma moves to the one before)."""
     if index == len(args) - 1 and index > 0:
         args[index - 1] = args[index - 1].with_changes(comma=args[index].comma)
     return args[:index] + args[index + 1:]
@@ -96,12 +97,12 @@ def edit_args(original: cst.Call, updated: cst.Call, spec: CallSpec, render) -> 
             if a.keyword is not None and a.keyword.value == name:
                 if source(a.value).strip() != kept:
                     return None, Blocker(original.args[i], otherwise, f"`{name}={source(a.value)}`")
-                args = _remove(args, i)
+                args = remove_arg(args, i)
                 break
     for name in spec.remove:
         index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
         if index is not None:
-            args = _remove(args, index)
+            args = remove_arg(args, index)
     present = {a.keyword.value for a in args if a.keyword is not None}
     n_positional = sum(1 for a in args if a.keyword is None)
     for name, value in spec.add.items():

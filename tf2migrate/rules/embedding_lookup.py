@@ -4,6 +4,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.call_edit import remove_arg
 from tf2migrate.rules.upgrade.common import called, keyword, literal_str, positional, tf1_here, to_keywords
 
 # canonical name -> TF1's signature; TF2 reads the first KEPT positional arguments alike and has no
@@ -88,9 +89,7 @@ class EmbeddingLookupStrategy(Plugin):
         for gone in GONE:
             index = next((i for i, a in enumerate(out) if a.keyword is not None and a.keyword.value == gone), None)
             if index is not None:
-                if index == len(out) - 1 and index > 0:
-                    out[index - 1] = out[index - 1].with_changes(comma=out[index].comma)
-                out = out[:index] + out[index + 1:]
+                out = remove_arg(out, index)
         return updated.with_changes(args=out)
 
 

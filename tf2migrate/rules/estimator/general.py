@@ -143,7 +143,8 @@ def _evaluate(result, run, env, ctx, defs) -> None:
         if id(stmt) not in seen:
             raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
                              "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
-    result.evaluate = [s for s in env.kept(evaluate) if id(s) not in _not_stepped(result)]
+    skip = _not_stepped(result)
+    result.evaluate = [s for s in env.kept(evaluate) if id(s) not in skip]
     result.eval_loss = spec_e["loss"]
     if "eval_metric_ops" in spec_e:
         result.metrics = general_metrics.read(spec_e["eval_metric_ops"], env, ctx, defs)
@@ -153,7 +154,8 @@ def _predict(result, run, env) -> None:
     predict, spec_p = run
     if spec_p.get("predictions") is None or _only_default(spec_p["predictions"], predict, env):
         return
-    result.predict = _live([s for s in env.kept(predict) if id(s) not in _not_stepped(result)],
+    skip = _not_stepped(result)
+    result.predict = _live([s for s in env.kept(predict) if id(s) not in skip],
                            names_in(spec_p["predictions"]))
     result.predict_output = spec_p["predictions"]
     for stmt in result.predict:

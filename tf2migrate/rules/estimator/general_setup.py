@@ -17,6 +17,7 @@ from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.schedules import GLOBAL_STEP
+from tf2migrate.rules.estimator.uses import assignment
 
 class Env:
     """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
@@ -48,7 +49,7 @@ class Env:
                     self.notes.append((stmt, "TFM301", "tf.identity naming a tensor dropped: Keras has no graph "
                                        "tensors by name (a LoggingTensorHook's logs: TFM323)"))
                 continue
-            target, value = _assignment(stmt)
+            target, value = assignment(stmt)
             if target is None or not self._setup(target, value):
                 out.append(stmt)
             elif not (isinstance(value, cst.Name) and value.value == "None") \
@@ -175,8 +176,3 @@ def _minimize(item, train_ops) -> bool:
     return isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) and item.func.attr.value == "minimize"
 
 
-def _assignment(stmt):
-    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
-            and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name):
-        return stmt.body[0].targets[0].target.value, stmt.body[0].value
-    return None, None

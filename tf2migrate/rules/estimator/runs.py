@@ -17,7 +17,7 @@ from tf2migrate.rules.estimator import callbacks, exporters, hooks, templates
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
-from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name
+from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name, method_of
 
 
 def takes_params(fn) -> bool:
@@ -174,7 +174,7 @@ class Runs:
             last.body[0], cst.Expr) and isinstance(last.body[0].value, cst.Call) else None
         if "exporters" in spec or self.prog.cluster is not None \
                 or self.w.kind in (StrategyKind.PARAMETER_SERVER, StrategyKind.MULTI_WORKER) or evaluate is None \
-                or source(evaluate.func) != f"{self.w.model_var}.evaluate":
+                or method_of(evaluate, self.w.model_var) != "evaluate":
             raise Unreadable(call, "the result of train_and_evaluate (its evaluation and export results; undefined "
                              "when distributed) has no Keras counterpart here: call it on its own line and read "
                              "model.evaluate(...)'s dict by hand")

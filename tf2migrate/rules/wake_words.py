@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from tf2migrate.rules.idle import RUN_CALL  # free of LibCST too
+from tf2migrate.rules.upgrade.graph_only import GRAPH_ONLY  # likewise
 from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED
 
 # A module must contain one of these to build or fetch a strategy, or to run a replica function.
@@ -71,8 +72,7 @@ WAKE = {
     "device_function": (frozenset(), _and_v1({"tf.device"}) - {"tf.compat.v1.device"}),
     "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
     "shape_value": (frozenset({"value"}), frozenset()),  # `x.shape[-1].value`
-    "graph_mode": (frozenset(), _and_v1({"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder",
-                                        "tf.Session", "tf.InteractiveSession"})),
+    "graph_mode": (frozenset(), _and_v1(GRAPH_ONLY)),  # the rule's own list: its words are the names it reports
     "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
                                                "tf.nn.ctc_beam_search_decoder"})),
     "loss_reduction": (frozenset(), frozenset({"DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",

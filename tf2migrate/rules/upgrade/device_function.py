@@ -18,8 +18,10 @@ class DeviceFunction(Plugin):
     """TF1's `tf.device` also took a function from an op to a device: `tf.train.replica_device_setter(...)`
     put variables on parameter servers that way. TF2's `tf.device` takes only a device name; the function
     form lives on as `tf.compat.v1.device`, in graph mode only. A call given a lambda, a
-    `replica_device_setter(...)`, or a name bound to either or to a function defined in this module is
-    kept on `tf.compat.v1.device` and reported: in TF2, parameter-server placement is
+    `replica_device_setter(...)`, or a name bound to either or to a function defined in this module, or
+    bound (alone or unpacked from a tuple) to what a function of this module returns when that function
+    makes a `replica_device_setter` (`device, target = device_and_target()`: TF's dist_test and ecosystem
+    samples), is kept on `tf.compat.v1.device` and reported: in TF2, parameter-server placement is
     `tf.distribute.experimental.ParameterServerStrategy`'s job. Device names (strings, or names that are
     not known functions) are left alone."""
 
@@ -55,8 +57,26 @@ class DeviceFunction(Plugin):
         if isinstance(value, cst.Call):
             return self.ctx.resolve(value.func)[1] == SETTER
         if isinstance(value, cst.Name):
-            return value.value in self._functions() or self.ctx.facts.made_by_any(value, lambda c: c == SETTER)
+            return value.value in self._functions() or value.value in self._from_setter_helpers() \
+                or self.ctx.facts.made_by_any(value, lambda c: c == SETTER)
         return False
+
+    def _from_setter_helpers(self) -> set:
+        """Names bound to a call of a module function that makes a replica_device_setter (alone or unpacked)."""
+        key = "device_function.helper_results"
+        if key not in self.ctx.memo:
+            imports = self.ctx.imports
+            helpers = {fn.name for fn in nodes(self.ctx.tree, ast.FunctionDef)
+                       if any(isinstance(n, ast.Call) and imports.ast_canonical(n.func) == SETTER for n in ast.walk(fn))}
+            bound = set()
+            for node in nodes(self.ctx.tree, ast.Assign):
+                call = node.value
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers:
+                    for target in node.targets:
+                        elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                        bound |= {t.id for t in elts if isinstance(t, ast.Name)}
+            self.ctx.memo[key] = bound
+        return self.ctx.memo[key]
 
     def _functions(self) -> set:
         key = "device_function.defs"

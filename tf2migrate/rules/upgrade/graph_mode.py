@@ -1,4 +1,4 @@
-"""TFM668: TF1 graph-only code (placeholders, Sessions) in a file that never leaves TF2's eager mode."""
+"""TFM668: TF1 graph-only code (placeholders, Sessions, queue inputs) in a file that never leaves TF2's eager mode."""
 from __future__ import annotations
 
 import ast
@@ -6,10 +6,9 @@ import ast
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.upgrade.graph_only import GRAPH_ONLY
 from tf2migrate.rules.unconverted.scan import references
 
-GRAPH_ONLY = frozenset({"tf.placeholder", "tf.placeholder_with_default", "tf.sparse_placeholder", "tf.Session",
-                        "tf.InteractiveSession"})
 # what makes the code run in a graph: the program's switch, or a graph it builds in
 GRAPH_MAKERS = frozenset({"tf.disable_eager_execution", "tf.disable_v2_behavior", "tf.Graph",
                           "tf.wrap_function", "tf.function"})
@@ -27,7 +26,9 @@ class GraphMode(Plugin):
     a `tf.compat.v1.Session` has no graph to run, so a TF1 graph program that tf_upgrade_v2 (or TFM606) moves
     to `tf.compat.v1.*` still fails at its first placeholder unless it runs in a graph: the program calls
     `tf.compat.v1.disable_eager_execution()` first (what TF1 programs ran under), or builds its model in
-    `with tf.Graph().as_default():`. A file with graph-only names and none of those gets one finding, at the
+    `with tf.Graph().as_default():`. Queue-based input (`string_input_producer`, `shuffle_batch`, readers) and
+    the sessions that make their own graph (`MonitoredTrainingSession`, `Supervisor`) fail alike in eager mode
+    (graph_only.py lists them all). A file with graph-only names and none of those gets one finding, at the
     first graph-only name: the switch belongs to the program's entry point, which may be another file, so
     it is not added here. Migrating the Session code to TF2 (Keras, tf.function) removes the need. A file of
     the Estimator world is left to its own findings (TFM3xx): an Estimator built its graphs itself, and its
@@ -39,8 +40,8 @@ class GraphMode(Plugin):
         RuleInfo(
             code="TFM668",
             name="graph-mode-needed",
-            summary="tf.placeholder / tf.Session in a file that never disables eager execution -> reported",
-            message="TF2 runs eagerly: placeholders and Sessions need a graph; call "
+            summary="placeholders, Sessions, queue inputs in a file that never leaves eager mode -> reported",
+            message="TF2 runs eagerly: placeholders, Sessions and queue inputs need a graph; call "
                     "tf.compat.v1.disable_eager_execution() at the program's start or build the model in "
                     "`with tf.Graph().as_default():` (or migrate this code to TF2)",
             why=__doc__,

@@ -65,7 +65,7 @@ class EmbeddingLookupStrategy(Plugin):
         if canonical is None or args is None:
             return updated
         kept = KEPT[canonical]
-        strategy = keyword(updated, "partition_strategy") or (args[kept] if len(args) > kept else None)
+        strategy = strategy_of(updated, canonical)
         if strategy is None or _is_mod(strategy.value):
             self.ctx.report(original, "TFM205")
         if literal.startswith("tf.compat.v1."):
@@ -91,6 +91,14 @@ class EmbeddingLookupStrategy(Plugin):
             if index is not None:
                 out = remove_arg(out, index)
         return updated.with_changes(args=out)
+
+
+def strategy_of(call: cst.Call, canonical: str):
+    """The argument that gives a lookup's partition_strategy (its keyword, or TF1's position), else None; the call
+    spreads no `*args` (shim_guards.py asks it too)."""
+    args = [a for a in call.args if a.keyword is None]
+    kept = KEPT[canonical]
+    return keyword(call, "partition_strategy") or (args[kept] if len(args) > kept else None)
 
 
 def _is_mod(value: cst.BaseExpression) -> bool:

@@ -17,9 +17,11 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.rules.embedding_lookup import KEPT, strategy_of
+from tf2migrate.rules.upgrade.common import literal_str
+
 LAYER_MODULES = ("tf.layers.", "tf.compat.v1.layers.")
 STATELESS = ("dropout", "flatten", "pooling")  # layers without variables: their names do not matter
-LOOKUPS = {"tf.nn.embedding_lookup": 2, "tf.nn.embedding_lookup_sparse": 3}  # -> partition_strategy's position
 WHY_MOD = ("embedding_lookup of a variable whose variable_scope has a partitioner: TF1 read id i from shard i % n "
            "(partition_strategy=\"mod\", the default), while the Keras shim keeps one unpartitioned variable, whose "
            "row i is another row: the converted model would compute other numbers from the same initial values. "
@@ -40,13 +42,11 @@ def unnamed_layers(stmts, ctx) -> bool:
 def mod_lookup(stmts, ctx) -> Optional[cst.Call]:
     """The first `embedding_lookup` in the kept statements that reads its params by partition_strategy="mod"."""
     def by_mod(call) -> bool:
-        index = LOOKUPS.get(ctx.resolve(call.func)[1])
-        if index is None or any(a.star for a in call.args):
+        canonical = ctx.resolve(call.func)[1]
+        if canonical not in KEPT or any(a.star for a in call.args):
             return False
-        given = [a for a in call.args if a.keyword is not None and a.keyword.value == "partition_strategy"]
-        given += [a for a in call.args if a.keyword is None][index:index + 1]
-        return not given or not (isinstance(given[0].value, cst.SimpleString)
-                                 and given[0].value.evaluated_value == "div")
+        given = strategy_of(call, canonical)
+        return given is None or literal_str(given.value) != "div"
 
     return next(iter(_calls(stmts, by_mod)), None)
 

@@ -13,6 +13,18 @@ import time
 from tf2migrate.harness.partitions import merge_shapes, merge_values
 
 
+def load_values(path) -> list:
+    """[(name, array)] that `save_values` wrote at `path` ([] for no path)."""
+    if not path:
+        return []
+    import numpy as np
+
+    with open(path + ".names.json") as f:
+        names = json.load(f)
+    with np.load(path) as data:
+        return [(n, data[f"v{i}"]) for i, n in enumerate(names)]
+
+
 def save_values(path, named_values):
     """Write [(name, array)] so that `Aligner.wait_for` can read it; atomic, as a child may be polling."""
     import numpy as np

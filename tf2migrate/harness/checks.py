@@ -7,28 +7,16 @@ the differences that make the pair DIVERGED.
 """
 from tf2migrate.harness.queue_inputs import UNCONTROLLED
 from tf2migrate.harness import compare, plain_state, sensitivity
+from tf2migrate.harness.align import load_values
 from tf2migrate.harness.capture_eval import BATCH_MEAN
 from tf2migrate.harness.compare import rel_diff
 from tf2migrate.harness.eval_match import match, show_pair
 
 
-def _load(path):
-    if not path:
-        return []
-    import json
-
-    import numpy as np
-
-    with open(path + ".names.json") as f:
-        names = json.load(f)
-    with np.load(path) as data:
-        return [(n, data[f"v{i}"]) for i, n in enumerate(names)]
-
-
 def check_initial(original, migrated):
     from tf2migrate.harness.inits import compare_initial
 
-    own_o, own_m = _load(original.own_initial), _load(migrated.own_initial)
+    own_o, own_m = load_values(original.own_initial), load_values(migrated.own_initial)
     if not own_o or not own_m:
         side = "original" if not own_o else "migrated"
         return f"initial values: not compared (the {side} program's own step-0 values were not seen)", []
@@ -104,7 +92,7 @@ def _shuffles(side):
 def check_state(original, migrated, rtol, atol):
     from tf2migrate.harness.inits import pair_up
 
-    state_o, state_m = _load(original.final_state), _load(migrated.final_state)
+    state_o, state_m = load_values(original.final_state), load_values(migrated.final_state)
     if not state_o and not state_m:
         return "non-trainable state: none in either program", []
     pairs = pair_up(state_o, state_m)

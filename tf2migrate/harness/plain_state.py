@@ -81,7 +81,7 @@ def _made_by_program(frame, libraries, metric=False):
 
 
 def _load(side):
-    from tf2migrate.harness.checks import _load as load
+    from tf2migrate.harness.align import load_values as load
 
     return load(getattr(side, "plain_state", "") or "")
 

@@ -32,19 +32,16 @@ def wants_twin(verdict, original, migrated):
 def perturb(init_path, out_path):
     """Write the original's step-0 values, each float moved one ulp up, where the twin reads its override.
     False when there is nothing to perturb (no step-0 values were written)."""
-    import json
     import os
 
     import numpy as np
 
-    from tf2migrate.harness.align import save_values
+    from tf2migrate.harness.align import load_values, save_values
 
     if not os.path.exists(init_path):
         return False
-    with open(init_path + ".names.json") as f:
-        names = json.load(f)
-    with np.load(init_path) as data:
-        values = [data[f"v{i}"] for i in range(len(names))]
+    named = load_values(init_path)
+    names, values = [n for n, _ in named], [v for _, v in named]
     moved = [np.nextafter(v, np.inf).astype(v.dtype) if np.issubdtype(v.dtype, np.floating) else v for v in values]
     save_values(out_path, list(zip(names, moved)))
     return any(np.issubdtype(v.dtype, np.floating) and v.size for v in values)

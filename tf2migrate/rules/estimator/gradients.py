@@ -10,6 +10,7 @@ applied. The Keras optimizer is the one `compile` made with TF1's numbers; the g
 from __future__ import annotations
 
 import libcst as cst
+from libcst.helpers import parse_template_expression
 
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.render import names_in
@@ -89,17 +90,8 @@ class OnTape(cst.CSTTransformer):
                 and isinstance(original.func.value, cst.Name) and original.func.value.value in self.optimizers:
             bound = bind(updated, COMPUTE_PARAMS, "compute_gradients")
             var_list = bound.get("var_list", cst.parse_expression("self.trainable_variables"))
-            return cst.parse_expression("list(zip(tape.gradient(T, V), V))").visit(_Holes(T=self.target, V=var_list))
+            return parse_template_expression("list(zip(tape.gradient({T}, {V}), {V}))", T=self.target, V=var_list)
         if self.ctx.resolve(original.func)[1] == "tf.gradients":
             bound = bind(updated, GRADIENTS_PARAMS, "tf.gradients")
-            return cst.parse_expression("tape.gradient(T, V)").visit(_Holes(T=self.target, V=bound["xs"]))
+            return parse_template_expression("tape.gradient({T}, {V})", T=self.target, V=bound["xs"])
         return updated
-
-
-class _Holes(cst.CSTTransformer):
-    def __init__(self, **values) -> None:
-        super().__init__()
-        self.values = values
-
-    def leave_Name(self, original, updated):
-        return self.values.get(original.value, updated)

@@ -72,8 +72,7 @@ def model_class(gp, w) -> cst.ClassDef:
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
     loss, tail = _loss(gp.train_loss, w)
-    scope = templates.expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
-                                 current=w.tf("tf.compat.v1.get_variable_scope"))
+    scope = templates.current_scope(w)
     made = templates.statement(
         CLASS, w, name=gp.name, model=w.tf("tf.keras.Model"), docstring=DOCSTRING.format(fn=gp.node.name.value),
         init_params=templates.parameters("self", *(["params"] if gp.uses_params else [])).with_changes(

@@ -137,8 +137,7 @@ def layer_class(shim: ShimPlan, w) -> cst.ClassDef:
                              "Keras shim: convert by hand")
     body = list(kept.body)
     if shim.rescoped:  # layer names restart at every call (shim_guards.py)
-        scope = templates.expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
-                                     current=w.tf("tf.compat.v1.get_variable_scope"))
+        scope = templates.current_scope(w)
         body = [templates.statement("with {scope}:\n{i}{body}", w, scope=scope, body=templates.block(body))
                 .with_changes(leading_lines=[cst.EmptyLine(comment=cst.Comment(RESCOPED))])]
     shim.name = w.fresh(shim.name)

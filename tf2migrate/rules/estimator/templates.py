@@ -103,6 +103,13 @@ def fitted(template: str, w, level: int = 0, **values: Hole) -> cst.BaseStatemen
     return statement(template, w, **{**values, "call": one_per_line(node(values["call"]), w)})
 
 
+def current_scope(w) -> cst.BaseExpression:
+    """`tf.compat.v1.variable_scope(tf.compat.v1.get_variable_scope())`: re-entered in a Keras `call`, TF1 layer
+    names restart at every trace (shim_guards.py; the Model subclass path, general_render.py)."""
+    return expression("{scope}({current}())", w, scope=w.tf("tf.compat.v1.variable_scope"),
+                      current=w.tf("tf.compat.v1.get_variable_scope"))
+
+
 def arg(value: Hole, keyword: Optional[str] = None) -> cst.Arg:
     """`value`, or `keyword=value` (no spaces around `=`)."""
     if keyword is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.spec import is_docstring
 
 NUMERIC = "tf.feature_column.numeric_column"
 # dense columns over categorical ones: DenseFeatures computes them as the DNN estimators' input layer does
@@ -82,9 +83,7 @@ def passthrough(value, defs):
 
 
 def _without_docstring(fn) -> list:
-    return [s for s in fn.body.body if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                                            and isinstance(s.body[0], cst.Expr)
-                                            and isinstance(s.body[0].value, cst.SimpleString))]
+    return [s for s in fn.body.body if not is_docstring(s)]
 
 
 def returned_list(value, defs):

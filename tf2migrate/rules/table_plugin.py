@@ -190,8 +190,8 @@ class TablePlugin(Plugin):
         func = original.func
         inner = self._modules.pop(id(func.value), None) if isinstance(func, cst.Attribute) else None
         actions, literal = self._symbol(func)
-        if actions and self.ctx.resolve(func)[1] in self.claimed:
-            return updated
+        if self.ctx.resolve(func)[1] in self.claimed and (actions or inner is not None):
+            return updated  # a code rule upgrades or reports it (a claimed name of a gone module too: TFM341)
         actions = self._undecided(original, updated, func, literal, actions)
         method = False
         if not actions:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.unconverted import codes, names
+from tf2migrate.rules.unconverted import codes, leftover_codes, leftovers, names
 from tf2migrate.rules.unconverted.scan import references
 
 OWN = frozenset({names.ESTIMATOR, names.RUN, names.PIECE})
@@ -21,7 +21,8 @@ _CONVERTER_ESTIMATORS = None  # canonical names the Estimator converter can conv
 
 
 class Unconverted(Plugin):
-    infos = codes.INFOS
+    infos = codes.INFOS + leftover_codes.INFOS
+    claims = frozenset({leftovers.LOAD_DATASET})  # reported here (TFM352) or rewritten (TFM341), not by tables
     wake = "unconverted"
     fast = True  # a file that only its words wake is answered without LibCST (engine/apply.report_text)
 
@@ -35,6 +36,8 @@ class Unconverted(Plugin):
         converted = any(d.code == "TFM301" and d.fixed for d in ctx.diagnostics)
         if converted:
             refs = _still_there(refs, updated, ctx)
+            updated, done = leftovers.rewrite(updated, refs, ctx)
+            refs = [r for r in refs if r not in done]
         taken = {d.line for d in ctx.diagnostics if d.code.startswith("TFM3")}
         blocked = [d for d in ctx.diagnostics if d.code.startswith("TFM3") and not d.fixed]
         # a blocker says why the conversion stopped, not that the Estimator it builds is gone in TF 2.16:

@@ -56,3 +56,13 @@ def test_mode_keys_stay_where_no_program_was_converted():
               "    return dataset.batch(2)\n")
     result = rewrite_text(source, "x.py")
     assert result.code == source and [d.code for d in result.diagnostics] == ["TFM352"]
+
+
+def test_boosted_trees_in_memory_is_reported_as_the_estimator_it_builds():
+    source = ('import tensorflow as tf\n\ncolumns = [tf.feature_column.numeric_column("x")]\n'
+              'classifier = tf.contrib.estimator.boosted_trees_classifier_train_in_memory(\n'
+              '    train_input_fn, columns, n_trees=10, max_depth=3)\n')
+    found = [d for d in rewrite_text(source, "x.py").diagnostics if d.code.startswith("TFM35")]
+    assert [(d.line, d.code) for d in found] == [(4, "TFM350")]
+    assert "boosted trees have no TF2 Keras equivalent" in found[0].message
+    assert "no Estimator is built in this file" not in found[0].message

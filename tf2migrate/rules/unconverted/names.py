@@ -49,6 +49,10 @@ def kind(canonical: str) -> Optional[Kind]:
     gone = "tf.contrib is gone since TF 2.0" if canonical.startswith("tf.contrib.") else "removed in TF 2.16"
     if canonical.startswith("tf.train."):  # still in tf.compat.v1.train (TFM609), but only a MonitoredSession runs it
         gone = "TF 2.16+ keeps session hooks only in tf.compat.v1.train, for a MonitoredSession (no Estimator runs them)"
+    if _is_boosted_trees(leaf):  # `boosted_trees_classifier_train_in_memory` builds and trains one
+        return Kind(ESTIMATOR, gone=gone, todo="TF2 has no boosted trees in TensorFlow or Keras: rebuild the model "
+                                               "by hand (TensorFlow Decision Forests' GradientBoostedTreesModel is "
+                                               "their successor, in another library)")
     if leaf == "model_to_estimator":
         return Kind(ESTIMATOR, gone=gone, todo="train the Keras model with fit instead")
     if leaf.startswith("TPUEstimator") and not leaf.endswith("Spec"):
@@ -68,6 +72,14 @@ def kind(canonical: str) -> Optional[Kind]:
     if "Exporter" in leaf or canonical.startswith("tf.estimator.export") or "serving_input" in leaf:
         return Kind(RUN, gone=gone, todo="export with model.save or tf.saved_model.save and a serving signature")
     return Kind(PIECE, gone=gone, todo="it goes away with the conversion of its Estimator program")
+
+
+def is_boosted_trees(canonical: str) -> bool:
+    return _is_boosted_trees(canonical.rsplit(".", 1)[-1])
+
+
+def _is_boosted_trees(leaf: str) -> bool:
+    return leaf.startswith("BoostedTrees") or (leaf.startswith("boosted_trees_") and leaf.endswith("_in_memory"))
 
 
 def _is_estimator(leaf: str) -> bool:

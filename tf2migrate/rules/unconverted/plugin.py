@@ -67,6 +67,8 @@ def _why(ref, converted: bool, blocked: list, refs: list, ctx) -> str:
     if not ctx.selection.enabled("TFM301"):
         return "the Estimator conversion TFM301 is not selected"
     if ref.kind.code == names.ESTIMATOR:
+        if names.is_boosted_trees(ref.canonical):
+            return "boosted trees have no TF2 Keras equivalent"
         if ref.canonical in _converter_estimators():
             return "the Estimator conversion did not run here (skip comment?)"
         return f"no automatic conversion for `{ref.canonical.rsplit('.', 1)[-1]}` yet"

@@ -99,6 +99,8 @@ class _ReturnDataset(cst.CSTTransformer):
             return updated
         place = next(self.places, original.value) if self.places is not None else original.value
         self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
+        if value.lpar and not dataset.lpar:  # `return (ds.batch(128)\n.repeat().make_one_shot_iterator().get_next())`
+            dataset = dataset.with_changes(lpar=value.lpar, rpar=value.rpar)  # spans lines: keep the brackets
         return updated.with_changes(value=dataset)
 
     def leave_FunctionDef(self, original, updated):

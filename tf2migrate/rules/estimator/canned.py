@@ -4,7 +4,8 @@
 hidden unit count with the estimator's activation (ReLU by default), and a `Dense(label_dimension)`
 logits layer. TF1's canned estimators sum the loss over the batch (`loss_reduction=SUM`) and default
 to Adagrad(0.05) for DNNs and Ftrl(0.2) for linear models (whatever the number of columns), with TF1's slot
-values; the Keras program states all of that. Anything else about them is reported.
+values; a TF1 optimizer given (`optimizer=tf.train.AdamOptimizer(1e-5)`) becomes the Keras one with TF1's
+numbers (optimizers.py); the Keras program states all of that. Anything else about them is reported.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from libcst import matchers as m
 
 from tf2migrate.rules.estimator import built_columns, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
+from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 
 CANNED = {
@@ -51,7 +53,8 @@ class CannedPlan(ModelPlan):
     notes: list = field(default_factory=list)
     uses_params: bool = False
     predictions: object = None
-    metrics: list = field(default_factory=list)
+    metrics: list = field(default_factory=list)  # canned_results.CannedMetric: the evaluate keys the program reads
+    optimizer: object = None  # optimizers.Optimizer: a TF1 optimizer instance given as `optimizer=`
 
     @property
     def linear(self) -> bool:
@@ -68,8 +71,14 @@ class CannedPlan(ModelPlan):
 def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
     plan = CannedPlan(canonical, bound)
+    if "optimizer" in bound:  # `optimizer=tf.train.AdamOptimizer(1e-5)`: the Keras one with TF1's numbers
+        try:
+            plan.optimizer = read_optimizer(bound["optimizer"], ctx) if isinstance(bound["optimizer"], cst.Call) \
+                else None
+        except Unreadable as why:
+            plan.blockers.append(why)
     for name, value in bound.items():
-        if name not in SUPPORTED:
+        if name not in SUPPORTED and not (name == "optimizer" and plan.optimizer is not None):
             plan.blockers.append(Unreadable(value, f"`{canonical.rpartition('.')[2]}({name}=...)`: "
                                             "build the Keras model by hand"))
     cols = bound.get("feature_columns")
@@ -192,7 +201,9 @@ def model_lines(plan: CannedPlan, w) -> tuple:
     else:
         loss = templates.call(tf("tf.keras.losses.MeanSquaredError"), [summed])
     accumulator = templates.arg("0.1", "initial_accumulator_value")
-    if plan.linear:
+    if plan.optimizer is not None:
+        opt = plan.optimizer.render(tf, w.text, w.text(plan.optimizer.learning_rate), w.compat_name)
+    elif plan.linear:
         # optimizer="Ftrl" by default: get_optimizer_instance("Ftrl", learning_rate=0.2). TF1's
         # min(0.2, 1/sqrt(n_columns)) is only for optimizer=None (measured: 30 columns train at 0.2)
         opt = templates.call(tf("tf.keras.optimizers.Ftrl"), ["0.2", accumulator])

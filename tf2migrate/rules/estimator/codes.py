@@ -213,6 +213,16 @@ INFOS = (
           "model would compute other numbers from the same initial values (measured: DIVERGED at the first step). "
           "With partition_strategy=\"div\" the shards are read in order and the program converts.",
           fix="report only", severity=Severity.ERROR),
+    _info("TFM330", "canned-results", "what a canned estimator's evaluate/predict gave back -> Keras metrics and "
+          "the head's PREDICT dict", "the canned estimator's evaluate key is a Keras metric of the same name",
+          "A canned estimator's evaluate reported its head's metrics beside `loss`: `accuracy` (class ids against "
+          "labels) and `average_loss` (the per-example loss averaged over all examples). A key the program reads "
+          "becomes a compiled Keras metric of that name computing the same number from the logits "
+          "(SparseCategoricalAccuracy, BinaryAccuracy(threshold=0) for two classes, the loss's own metric class "
+          "from_logits), so model.evaluate(return_dict=True) answers it. Its predict yielded the head's dict per "
+          "example (logits, probabilities, class_ids, classes, all_class_ids, all_classes; logistic for two "
+          "classes; predictions for a regressor): `predictions_of` computes it from model.predict's logits and "
+          "`examples_of` unbatches it (TFM314). Other keys (auc, precision, label/mean...) still block."),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

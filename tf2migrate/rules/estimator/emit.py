@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import canned, plans, regularization, render, templates
+from tf2migrate.rules.estimator import canned, canned_results, plans, regularization, render, templates
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.uses import method_of
 
@@ -107,6 +107,7 @@ class Writer:
         plan, m, schedule, metrics = self.prog.model, self.model_var, None, []
         if plans.canned(plan):
             layers, loss, opt = canned.model_lines(plan, self)
+            metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]  # the evaluate keys read (canned_results)
         else:
             layers = [shim_layer] if shim_layer is not None else [self.layer(s.layer) for s in plan.chain.layers]
             loss = plan.loss.render(self.tf)
@@ -143,6 +144,9 @@ class Writer:
     def predictions_function(self) -> list:
         """`def predictions_of(logits):` the PREDICT output from the model's: the model_fn's steps it needs."""
         plan = self.prog.model
+        if plans.canned(plan):  # the canned head's PREDICT dict, when the program predicts
+            calls = self.program_predicts if self.program_predicts is not None else predicts(self.module, self.prog.var)
+            return [canned_results.predictions_function(plan, self)] if calls else []
         pred = plan.predictions if plan is not None else None  # None: a model_fn of another module
         if pred is None or (isinstance(pred, cst.Name) and pred.value == plan.chain.output):
             return []

@@ -25,7 +25,8 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
     if sched is not None:
         notes.append((sched.node, "TFM305", None))
     for node in {id(m.node): m.node for m in (model.metrics if model is not None else ())}.values():
-        notes.append((node, "TFM306", None))  # once per call (a metric helper's call makes several)
+        notes.append((node, "TFM330" if plans.canned(model) else "TFM306", None))  # once per call (a metric
+        # helper's call makes several); a canned estimator's: where the program reads its key (canned_results.py)
     if plans.canned(model):
         notes.append((prog.call, "TFM312", None))
     if shim_plan is not None:

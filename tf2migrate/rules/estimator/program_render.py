@@ -50,7 +50,9 @@ def builder_head(conv) -> list:
     """A canned estimator has no model_fn to replace: its builder goes just before the model is made."""
     if conv.prog.model_fn_index is not None or other_module.external(conv.prog) is not None:
         return []
-    return [conv.writer.build_function()]
+    w = conv.writer
+    return templates.apart([assemble.optimizers_compat(conv.model, w), [w.build_function()], w.predictions_function(),
+                            w.examples_function(), w.predict_all_function()])
 
 
 def _model_statements(conv, stmt) -> list:

@@ -2,11 +2,11 @@
 
 `Estimator.evaluate` returned a dict with `loss`, `global_step`, the eval metrics and, for a canned estimator,
 `average_loss`, `label/mean`, `prediction/mean` and more (`train_and_evaluate` returned it as the first of a
-pair); `model.evaluate(return_dict=True)` returns `loss` and the compiled metrics, under their TF1 keys. A key
-the program reads that Keras will not return (`results["global_step"]`, `"{global_step}".format(**results)`)
-would be a KeyError in the migrated program, so it blocks the conversion, on its line. A canned estimator's `predict`
-yielded one dict per example (`predictions`, `class_ids`, `probabilities`, ...); the Keras model returns
-its output batch, so a program that iterates a canned estimator's predictions blocks too.
+pair); `model.evaluate(return_dict=True)` returns `loss` and the compiled metrics, under their TF1 keys. A canned
+estimator's key the program reads is compiled into the Keras model as a metric of that name (canned_results.py).
+A key the program reads that Keras will not return (`results["global_step"]`, `"{global_step}".format(**results)`)
+would be a KeyError in the migrated program, so it blocks the conversion, on its line. (`predict`'s one dict per
+example is given back by `examples_of`, runs.py; a canned estimator's dict by canned_results.py.)
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import string
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import plans
+from tf2migrate.rules.estimator import canned_results, plans
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.uses import callee, method_of
 
@@ -30,6 +30,8 @@ def blockers(module: cst.Module, prog, ctx) -> list:
     found = []
 
     def missing(node, key) -> None:
+        if plans.canned(prog.model) and canned_results.add_read(prog.model, key, node):
+            return  # `eval_result["average_loss"]`: a metric of that name in the Keras model
         found.append(Unreadable(node, f"the program reads `{key}` from evaluate's results, which the Keras model "
                                 f"does not report (it reports {', '.join(sorted(known))}): read another key, or add "
                                 "the metric to the model by hand"))
@@ -46,11 +48,7 @@ def blockers(module: cst.Module, prog, ctx) -> list:
                 missing(node, key)
 
         def visit_Call(self, node):
-            if plans.canned(prog.model) and method_of(node, var) == "predict":
-                found.append(Unreadable(node, "a canned estimator's predict yielded one dict per example "
-                                        "(predictions, class_ids, probabilities...); the Keras model returns its "
-                                        "output batch: convert the predictions by hand"))
-            for key in _format_fields(node, results) - known:  # `"{accuracy:0.3f}".format(**eval_result)`
+            for key in sorted(_format_fields(node, results) - known):  # `"{accuracy:0.3f}".format(**eval_result)`
                 missing(node, key)
 
     module.visit(_Reads())

@@ -20,6 +20,12 @@ from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name, method_of
 
 
+# values that are data, never an input function: `predict(X_test)` given an array (Hands-On ML's misuse)
+NOT_CALLABLE = (cst.BinaryOperation, cst.UnaryOperation, cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp,
+                cst.DictComp, cst.SetComp, cst.SimpleString, cst.ConcatenatedString, cst.FormattedString, cst.Integer,
+                cst.Float)
+
+
 def takes_params(fn) -> bool:
     """An input function whose one required parameter is `params`, or whose `params={}` has a default (the
     Estimator passes its params to an input function with a parameter of that name all the same)."""
@@ -58,6 +64,11 @@ class Runs:
                 return templates.call(input_fn.value, [params])
             if isinstance(fn, cst.FunctionDef) and any(p.default is None for p in fn.params.params):
                 raise Unreadable(input_fn, "input_fn with parameters other than params (config/mode): convert by hand")
+            if fn is None and isinstance(self.prog.values.get(input_fn.value), NOT_CALLABLE):
+                raise Unreadable(input_fn, f"`{input_fn.value}` is given as the input function, but it is assigned "
+                                 f"data (`{source(self.prog.values[input_fn.value])}`), not a function: the "
+                                 "Estimator would call it only once its results are read (TypeError: not "
+                                 "callable), Keras at once; give an input function (numpy_input_fn(x=...))")
             return templates.call(input_fn.value, [])
         if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
             return self.w.text(input_fn.body)

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
-from tf2migrate.rules.estimator import closures, general_read, tf1_style
+from tf2migrate.rules.estimator import closures, general_read, params_optimizer, tf1_style
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.spec import deletes
 from tf2migrate.rules.estimator.args import Unreadable
@@ -148,7 +148,7 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
         model.blockers.append(problem)
         return None
     try:
-        return general.plan(model, ctx, defs)
+        return general.plan(model, ctx, defs, params_optimizer.given(prog.bound, prog.values))
     except Unreadable as problem:  # the default path's reason is the one to fix, with what no path keeps (contrib,
         problem.code = problem.code or "TFM302"  # collections); the rest of the idiomatic reader's, it would keep
         model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]  # and a finding of

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import inline_metrics, spec, train_op as train_op_reader
+from tf2migrate.rules.estimator import inline_metrics, params_optimizer, spec, train_op as train_op_reader
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.optimizers import read_optimizer
@@ -22,9 +22,11 @@ from tf2migrate.rules.estimator.uses import assignment
 class Env:
     """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
 
-    def __init__(self, ctx, defs=None) -> None:
+    def __init__(self, ctx, defs=None, params=None) -> None:
         self.ctx, self.defs = ctx, defs or {}
+        self.params = params  # the params dict literal the Estimator is given (params_optimizer.given), or None
         self.optimizers: dict = {}  # name -> Optimizer
+        self.classes: dict = {}  # name -> the TF1 optimizer class read from params (params_optimizer.py)
         self.train_ops: dict = {}  # name -> minimize call
         self.metric_calls: dict = {}  # name -> tf1.metrics.* call
         self.metric_dicts: dict = {}  # name -> dict literal of metrics
@@ -33,6 +35,7 @@ class Env:
         self.hooks: dict = {}  # name -> session hook call
         self.steps: set = set()  # names of the global step
         self.notes: list = []  # (node, code, message) of what was dropped
+        self.minimized = None  # the Name the train op minimizes when it is not the spec's loss (train_op.py)
         self.applied = None  # the train op's `opt.apply_gradients(...)` call, when it applies kept gradients
 
     def kept(self, stmts) -> list:
@@ -106,6 +109,10 @@ class Env:
                 isinstance(e, cst.DictElement) and self._metric(e.value) for e in value.elements):
             self.metric_dicts[name] = value
             return True
+        cls = params_optimizer.optimizer_class(value, self.params, ctx)
+        if cls is not None:  # `optimizer = params.get("optimizer", tf1.train.AdamOptimizer)`
+            self.classes[name] = cls
+            return True
         if not isinstance(value, cst.Call):
             return False
         canonical = ctx.resolve(value.func)[1] or ""
@@ -118,6 +125,10 @@ class Env:
         opt = read_optimizer(value, ctx)
         if opt is not None:
             self.optimizers[name] = opt
+            return True
+        if isinstance(value.func, cst.Name) and value.func.value in self.classes:  # `optimizer = optimizer(lr)`
+            self.optimizers[name] = read_optimizer(params_optimizer.made(value, self.classes[value.func.value]), ctx)
+            self.set_up[name] = value  # the name rebound from the class to the optimizer: one set-up
             return True
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in ("minimize", "apply_gradients") \
                 or canonical in train_op_reader.CREATE_TRAIN_OP:

@@ -37,8 +37,10 @@ def optimizer(env, train_op, loss):
     if set(bound) - {"loss", "global_step", "name"}:
         raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
     if not bound["loss"].deep_equals(loss):
-        raise Unreadable(call, "`minimize` of something other than the loss the EstimatorSpec returns: "
-                         "convert by hand")
+        if not isinstance(bound["loss"], cst.Name):
+            raise Unreadable(call, "`minimize` of an expression other than the loss the EstimatorSpec returns: "
+                             "assign it to a name first, or convert by hand")
+        env.minimized = bound["loss"]  # `minimize(average_loss)`, `loss=total_loss`: the tape differentiates the first
     if isinstance(opt.learning_rate, cst.BaseExpression) and names_in(opt.learning_rate) - {"params"} & \
             (env._locals()):
         raise Unreadable(opt.learning_rate, "a learning rate computed in the model_fn: convert by hand")

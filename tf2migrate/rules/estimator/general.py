@@ -53,17 +53,18 @@ class GeneralPlan(ModelPlan):
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
+    outer_optimizers: frozenset = frozenset()  # names of optimizers made outside the model_fn that it applies
     name: str = "ModelFnModel"
 
 
-def plan(model, ctx, defs=None, params=None) -> GeneralPlan:
+def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     """The general plan for a model_fn (`model`: its IdiomaticPlan; `defs`: the functions and classes it may call,
-    by name: a helper runs under the shim too; `params`: the dict literal the Estimator is given, or None);
-    raises Unreadable with the reason."""
+    by name: a helper runs under the shim too; `params`: the dict literal the Estimator is given, or None;
+    `outer`: name -> Optimizer made outside the model_fn, by its builder); raises Unreadable with the reason."""
     defs = defs or {}
     fn = model.node
     runs = _runs(fn, ctx)
-    env = general_setup.Env(ctx, defs, params)
+    env = general_setup.Env(ctx, defs, params, outer)
     result = _train(fn, runs["TRAIN"], env, ctx, defs)
     _evaluate(result, runs["EVAL"], env, ctx, defs)
     _predict(result, runs["PREDICT"], env)
@@ -74,6 +75,7 @@ def plan(model, ctx, defs=None, params=None) -> GeneralPlan:
     helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
     result.training = any(training_flag.uses(s, ctx) for s in result.forward)
     result.notes = env.notes
+    result.outer_optimizers = frozenset(env.outer_used)
     result.tf1_forward = tf1_style.parts(result.forward, ctx, helpers)
     result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
     base = fn.name.value

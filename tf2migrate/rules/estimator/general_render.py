@@ -121,7 +121,8 @@ def _init(gp, w) -> list:
     out.append(templates.statement('self.loss_tracker = {mean}(name="loss")', w, mean=w.tf("tf.keras.metrics.Mean")))
     if gp.metrics:
         made = cst.Dict([cst.DictElement(templates.node(w.text(m.key)), templates.call(
-            w.tf("tf.keras.metrics." + m.keras), [templates.arg(w.text(m.key), "name")])) for m in gp.metrics])
+            w.tf("tf.keras.metrics." + m.keras), [*map(w.arg, m.keywords), templates.arg(w.text(m.key), "name")]))
+            for m in gp.metrics])
         out.append(templates.fitted("self.eval_metrics = {call}", w, 2, call=made))
     return out
 

@@ -35,6 +35,7 @@ def install(recorder, aligner, keras):
         _wrap_add_weight(tf.keras.layers.Layer, recorder, aligner, tf)
         _wrap_shim_variables(recorder, aligner, tf, keras.root)
     _wrap_train_step(tf.keras.Model, tf, averages_replicas=keras.major == 3)
+    _wrap_loss_tracker(tf.keras.metrics.Mean, tf)
     _wrap_fit(tf.keras.Model, recorder, tf)
     _wrap_tape(recorder, tf)
 
@@ -161,12 +162,16 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
                 return value
 
             def train_step(data):
-                _tls.in_train_step, _tls.loss = True, None
+                _tls.in_train_step, _tls.loss, _tls.reported = True, None, None
                 _tls.steps_traced = getattr(_tls, "steps_traced", 0) + 1  # see steps_traced()
                 try:
                     logs = inner(data)
                 finally:
                     _tls.in_train_step = False
+                if _tls.reported is not None:  # the model's own `loss_tracker` (_wrap_loss_tracker)
+                    ctx = tf.distribute.get_replica_context()
+                    in_sync = ctx.num_replicas_in_sync if ctx is not None else 1
+                    _tls.loss = _tls.reported / in_sync if in_sync > 1 else _tls.reported  # as the scaled target
                 if _tls.loss is not None and isinstance(logs, dict):
                     logs = dict(logs)
                     loss = tf.py_function(keep, [_tls.loss], _tls.loss.dtype) if many else _tls.loss
@@ -180,6 +185,22 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
 
     Model.compute_loss = compute_loss
     Model.make_train_function = make_train_function
+
+
+def _wrap_loss_tracker(Mean, tf):
+    """A custom train_step that reports its loss in a `Mean(name="loss")` (the Keras guide's `loss_tracker`; the
+    general Estimator conversion's) reports the step's loss there, which may not be the gradient target: a model_fn
+    that minimizes `average_loss` and returns `loss=batch * average_loss` logged the second. Keras's own compiled
+    loss tracker passes a sample_weight and is left alone (its value is compute_loss's)."""
+    original = Mean.update_state
+
+    def update_state(self, values, sample_weight=None, *args, **kwargs):
+        if getattr(_tls, "in_train_step", False) and getattr(_tls, "reported", None) is None \
+                and sample_weight is None and not args and not kwargs and self.name == "loss" and _is_scalar(values):
+            _tls.reported = values
+        return original(self, values, sample_weight, *args, **kwargs)
+
+    Mean.update_state = update_state
 
 
 def steps_traced() -> int:

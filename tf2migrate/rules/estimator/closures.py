@@ -15,6 +15,9 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import scope, templates
 from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.optimizers import read_optimizer
+from tf2migrate.rules.estimator.render import names_in
+from tf2migrate.rules.estimator.uses import assignment
 
 
 @dataclass
@@ -23,10 +26,28 @@ class Closure:
     builder: cst.FunctionDef
     inner: int  # the model_fn's index in the builder's body
     site: cst.BaseExpression  # what the Estimator was given: the builder's call, or the name bound to it
+    applied: frozenset = frozenset()  # names of the builder's optimizers the model_fn's train op applies
 
     @property
     def model_fn(self) -> cst.FunctionDef:
         return self.builder.body.body[self.inner]
+
+    def optimizers(self, ctx) -> dict:
+        """name -> (index in the builder's body, TF1 optimizer call) of the optimizers the builder makes before the
+        model_fn (`optimizer = tf1.train.GradientDescentOptimizer(0.2)`), which the model_fn's train op may apply."""
+        found = {}
+        for k, stmt in enumerate(self.builder.body.body[:self.inner]):
+            target, value = assignment(stmt)
+            if target is not None and isinstance(value, cst.Call) and read_optimizer(value, ctx) is not None:
+                found[target] = (k, value)
+        return found
+
+    def dropped(self, ctx, read: set) -> set:
+        """Indices of the builder's optimizer statements the conversion replaces (compile's optimizer): those the
+        model_fn applies and nothing else of the builder reads."""
+        others = [s for k, s in enumerate(self.builder.body.body) if k != self.inner]
+        return {k for name, (k, _) in self.optimizers(ctx).items() if name in read
+                and not any(name in names_in(s) for j, s in enumerate(others) if s is not self.builder.body.body[k])}
 
     def defs(self) -> dict:
         """The functions and classes the builder defines besides the model_fn (the model_fn may call them)."""
@@ -73,4 +94,9 @@ def builder(closure: Closure, updated_builder: cst.FunctionDef, made: list, w) -
     returned = templates.statement("return {name}", w, name=w.build_name)
     body[-1] = returned.with_changes(leading_lines=body[-1].leading_lines)
     body[closure.inner:closure.inner + 1] = new
+    gone = sorted(closure.dropped(w.ctx, closure.applied))  # made anew, with TF1's numbers, by build_model
+    for k in reversed(gone):  # its comments stay, above the next statement
+        comments = [line for line in body[k].leading_lines if line.comment is not None]
+        body[k + 1] = body[k + 1].with_changes(leading_lines=[*comments, *body[k + 1].leading_lines])
+        del body[k]
     return updated_builder.with_changes(body=updated_builder.body.with_changes(body=body))

@@ -14,10 +14,11 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
-from tf2migrate.rules.estimator import closures, general_read, tf1_style
+from tf2migrate.rules.estimator import closures, general_read, params_optimizer, tf1_style
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.spec import deletes
 from tf2migrate.rules.estimator.args import Unreadable
+from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
 
 # The strategies a Model subclass runs under as TF1 ran the model_fn: once per replica, its tf.compat.v1 losses
@@ -148,7 +149,12 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
         model.blockers.append(problem)
         return None
     try:
-        return general.plan(model, ctx, defs)
+        outer = {name: read_optimizer(value, ctx) for name, (_, value) in prog.closure.optimizers(ctx).items()} \
+            if prog.closure is not None else {}
+        made = general.plan(model, ctx, defs, params_optimizer.given(prog.bound, prog.values), outer)
+        if prog.closure is not None:
+            prog.closure.applied = made.outer_optimizers  # made anew by build_model: out of the builder
+        return made
     except Unreadable as problem:  # the default path's reason is the one to fix, with what no path keeps (contrib,
         problem.code = problem.code or "TFM302"  # collections); the rest of the idiomatic reader's, it would keep
         model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]  # and a finding of

@@ -35,6 +35,7 @@ class GeneralPlan(ModelPlan):
     train: list  # statements of train_step after the forward pass
     train_loss: cst.BaseExpression
     optimizer: object  # optimizers.Optimizer
+    minimized: Optional[cst.Name] = None  # what `minimize` differentiates when it is not train_loss (the spec's)
     evaluate: Optional[list] = None  # statements of test_step (None: the model_fn has no EVAL spec)
     eval_loss: Optional[cst.BaseExpression] = None
     metrics: list = field(default_factory=list)  # general_metrics.GeneralMetric
@@ -52,16 +53,18 @@ class GeneralPlan(ModelPlan):
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
+    outer_optimizers: frozenset = frozenset()  # names of optimizers made outside the model_fn that it applies
     name: str = "ModelFnModel"
 
 
-def plan(model, ctx, defs=None) -> GeneralPlan:
+def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     """The general plan for a model_fn (`model`: its IdiomaticPlan; `defs`: the functions and classes it may call,
-    by name: a helper runs under the shim too); raises Unreadable with the reason."""
+    by name: a helper runs under the shim too; `params`: the dict literal the Estimator is given, or None;
+    `outer`: name -> Optimizer made outside the model_fn, by its builder); raises Unreadable with the reason."""
     defs = defs or {}
     fn = model.node
     runs = _runs(fn, ctx)
-    env = general_setup.Env(ctx, defs)
+    env = general_setup.Env(ctx, defs, params, outer)
     result = _train(fn, runs["TRAIN"], env, ctx, defs)
     _evaluate(result, runs["EVAL"], env, ctx, defs)
     _predict(result, runs["PREDICT"], env)
@@ -72,6 +75,7 @@ def plan(model, ctx, defs=None) -> GeneralPlan:
     helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
     result.training = any(training_flag.uses(s, ctx) for s in result.forward)
     result.notes = env.notes
+    result.outer_optimizers = frozenset(env.outer_used)
     result.tf1_forward = tf1_style.parts(result.forward, ctx, helpers)
     result.tf1_steps = tf1_style.parts([*result.train, *(result.evaluate or []), *(result.predict or [])], ctx, helpers)
     base = fn.name.value
@@ -104,12 +108,13 @@ def _train(fn, run, env, ctx, defs) -> GeneralPlan:
                                                                                                           "labels"}):
         raise Unreadable(lr, "a learning rate computed in the model_fn (a decay on the global step?) in a model_fn "
                          "converted to a Keras Model subclass: convert by hand")
-    forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]), ctx)
+    minimized = {env.minimized.value} if env.minimized is not None else set()
+    forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]) | minimized, ctx)
     _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
     made = tf1_style.keras_made(forward, ctx, defs)
     if made is not None:
         raise Unreadable(made, tf1_style.KERAS_MADE)
-    result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer)
+    result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer, env.minimized)
     if env.applied is not None:  # compute_gradients ... apply_gradients: kept after the tape (gradients.py)
         result.train, result.gradients = gradients.split(rest_t, spec_t["loss"], ctx, env.optimizers,
                                                          general_read.bound_in)

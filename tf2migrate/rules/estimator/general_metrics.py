@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import inline_metrics
+from tf2migrate.rules.estimator import inline_metrics, keras_metric_objects
 from tf2migrate.rules.estimator.args import Unreadable, bind
 
 # tf1.metrics.X -> the Keras metric computing the same number from the same (labels, predictions) or values
@@ -23,6 +23,7 @@ class GeneralMetric:
     keras: str
     args: list  # update_state's arguments: expressions, the last one may be ("sample_weight", expr)
     node: cst.CSTNode
+    keywords: list = dataclasses.field(default_factory=list)  # the constructor's own keywords (a Keras metric object)
 
 
 def read(ops, env, ctx, defs) -> list:
@@ -45,6 +46,10 @@ def read(ops, env, ctx, defs) -> list:
         if not isinstance(el, cst.DictElement):
             raise Unreadable(el, "eval_metric_ops with ** unpacking: convert by hand")
         call = el.value
+        if isinstance(call, cst.Name) and call.value in env.keras_metrics:  # keras_metric_objects.py
+            keras, args, keywords = keras_metric_objects.metric(el.key, call.value, env)
+            out.append(GeneralMetric(el.key, keras, args, env.keras_metrics[call.value], keywords))
+            continue
         if isinstance(call, cst.Name) and call.value in env.metric_calls:
             call = env.metric_calls[call.value]
         canonical = ctx.resolve(call.func)[1] if isinstance(call, cst.Call) else None

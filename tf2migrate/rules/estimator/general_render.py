@@ -72,6 +72,7 @@ def model_class(gp, w) -> cst.ClassDef:
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
     loss, tail = _loss(gp.train_loss, w)
+    target = gp.minimized.value if gp.minimized is not None else loss  # what the train op minimized
     scope = templates.current_scope(w)
     made = templates.statement(
         CLASS, w, name=gp.name, model=w.tf("tf.keras.Model"), docstring=DOCSTRING.format(fn=gp.node.name.value),
@@ -81,8 +82,8 @@ def model_class(gp, w) -> cst.ClassDef:
         track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"), scope=scope,
         call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
         read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
-        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(loss, w), loss=loss,
-        apply=_apply(gp, "scaled_loss" if w.kind.replicated else loss, w, updated),
+        train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(target, w),
+        loss=loss, apply=_apply(gp, "scaled_loss" if w.kind.replicated else target, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
     return _commented_call(made, tf1_style.comment(gp.tf1_forward, 92 if w.build_call else 96))  # a closure: deeper
 
@@ -120,7 +121,8 @@ def _init(gp, w) -> list:
     out.append(templates.statement('self.loss_tracker = {mean}(name="loss")', w, mean=w.tf("tf.keras.metrics.Mean")))
     if gp.metrics:
         made = cst.Dict([cst.DictElement(templates.node(w.text(m.key)), templates.call(
-            w.tf("tf.keras.metrics." + m.keras), [templates.arg(w.text(m.key), "name")])) for m in gp.metrics])
+            w.tf("tf.keras.metrics." + m.keras), [*map(w.arg, m.keywords), templates.arg(w.text(m.key), "name")]))
+            for m in gp.metrics])
         out.append(templates.fitted("self.eval_metrics = {call}", w, 2, call=made))
     return out
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import inline_metrics, spec, train_op as train_op_reader
+from tf2migrate.rules.estimator import inline_metrics, keras_metric_objects, params_optimizer, spec, train_op as train_op_reader
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.optimizers import read_optimizer
@@ -22,9 +22,16 @@ from tf2migrate.rules.estimator.uses import assignment
 class Env:
     """What the set-up statements of the model_fn bound: optimizers, train ops, metrics."""
 
-    def __init__(self, ctx, defs=None) -> None:
+    def __init__(self, ctx, defs=None, params=None, outer=None) -> None:
         self.ctx, self.defs = ctx, defs or {}
+        self.outer: dict = outer or {}  # name -> Optimizer made outside the model_fn (a builder's: closures.py)
+        self.outer_used: set = set()  # the names of `outer` the train op applies
+        self.params = params  # the params dict literal the Estimator is given (params_optimizer.given), or None
         self.optimizers: dict = {}  # name -> Optimizer
+        self.keras_metrics: dict = {}  # name -> a Keras metric's constructor call (keras_metric_objects.py)
+        self.metric_updates: dict = {}  # name -> [its update_state calls], each once
+        self.from_params: dict = {}  # name -> a params read (or a call of one) that is no known optimizer class
+        self.classes: dict = {}  # name -> the TF1 optimizer class read from params (params_optimizer.py)
         self.train_ops: dict = {}  # name -> minimize call
         self.metric_calls: dict = {}  # name -> tf1.metrics.* call
         self.metric_dicts: dict = {}  # name -> dict literal of metrics
@@ -33,6 +40,7 @@ class Env:
         self.hooks: dict = {}  # name -> session hook call
         self.steps: set = set()  # names of the global step
         self.notes: list = []  # (node, code, message) of what was dropped
+        self.minimized = None  # the Name the train op minimizes when it is not the spec's loss (train_op.py)
         self.applied = None  # the train op's `opt.apply_gradients(...)` call, when it applies kept gradients
 
     def kept(self, stmts) -> list:
@@ -43,6 +51,11 @@ class Env:
                 out += self.kept(stmt.body.body)  # the dependency on UPDATE_OPS is what Keras layers do themselves
                 continue
             if self._setup_block(stmt):
+                continue
+            updated = keras_metric_objects.update(stmt, self.keras_metrics)
+            if updated is not None:  # test_step's update of the metric made once in __init__
+                calls = self.metric_updates.setdefault(updated[0], [])
+                calls += [] if any(c is updated[1] for c in calls) else [updated[1]]
                 continue
             if _names_a_tensor(stmt, self.ctx):
                 if all(n[0] is not stmt for n in self.notes):
@@ -106,6 +119,16 @@ class Env:
                 isinstance(e, cst.DictElement) and self._metric(e.value) for e in value.elements):
             self.metric_dicts[name] = value
             return True
+        if params_optimizer.read(value, ctx) is not None or isinstance(value, cst.Call) and isinstance(
+                value.func, cst.Name) and value.func.value in self.from_params:
+            self.from_params[name] = value  # not known here: a train op applying it says so (train_op.py)
+        if keras_metric_objects.made(value, ctx) is not None:  # made once in the model's __init__
+            self.keras_metrics[name] = value
+            return True
+        cls = params_optimizer.optimizer_class(value, self.params, ctx)
+        if cls is not None:  # `optimizer = params.get("optimizer", tf1.train.AdamOptimizer)`
+            self.classes[name] = cls
+            return True
         if not isinstance(value, cst.Call):
             return False
         canonical = ctx.resolve(value.func)[1] or ""
@@ -118,6 +141,12 @@ class Env:
         opt = read_optimizer(value, ctx)
         if opt is not None:
             self.optimizers[name] = opt
+            return True
+        if isinstance(value.func, cst.Name) and value.func.value in self.classes:  # `optimizer = optimizer(lr)`
+            opt = read_optimizer(params_optimizer.made(value, self.classes[value.func.value]), ctx)
+            opt.node = value  # reported where the program makes it
+            self.optimizers[name] = opt
+            self.set_up[name] = value  # the name rebound from the class to the optimizer: one set-up
             return True
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in ("minimize", "apply_gradients") \
                 or canonical in train_op_reader.CREATE_TRAIN_OP:
@@ -151,12 +180,20 @@ class Env:
 
     def _metric(self, value) -> bool:
         if isinstance(value, cst.Name):
-            return value.value in self.metric_calls
+            return value.value in self.metric_calls or value.value in self.keras_metrics
         return isinstance(value, cst.Call) and (self.ctx.resolve(value.func)[1] or "").startswith("tf.metrics.")
 
     def optimizer(self, train_op, loss):
         """The optimizer of `train_op`, which must minimize `loss` (train_op.py)."""
         return train_op_reader.optimizer(self, train_op, loss)
+
+    def known_optimizer(self, name: str):
+        """The Optimizer a name of the model_fn, or of its builder, is bound to (None: not an optimizer)."""
+        if name in self.optimizers:
+            return self.optimizers[name]
+        if name in self.outer:
+            self.outer_used.add(name)
+        return self.outer.get(name)
 
     def _locals(self) -> set:
         return set(self.optimizers) | set(self.train_ops) | set(self.metric_calls)

@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator import assemble, closures, general_render, other_module, render, shim, strategy
 from tf2migrate.rules.estimator import templates
-from tf2migrate.rules.estimator import numpy_input, run_blocks, tpu, uses
+from tf2migrate.rules.estimator import numpy_input, params_optimizer, run_blocks, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
 
@@ -60,7 +60,8 @@ def _model_statements(conv, stmt) -> list:
     w, model = conv.writer, conv.model
     if conv.general is not None and conv.prog.closure is not None:  # in the builder that returned the model_fn
         made = [general_render.model_class(conv.general, w), general_render.build_function(conv.general, w)]
-        parts = [assemble.optimizers_compat(model, w), [closures.builder(conv.prog.closure, stmt, made, w)]]
+        parts = [assemble.optimizers_compat(model, w), [closures.builder(conv.prog.closure, stmt, made, w)],
+                 w.examples_function(), w.predict_all_function()]
     elif conv.general is not None:
         parts = [[general_render.model_class(conv.general, w)], assemble.optimizers_compat(model, w),
                  [general_render.build_function(conv.general, w)], w.examples_function(), w.predict_all_function()]
@@ -104,7 +105,7 @@ def model_statements(conv) -> list:
             out.append(templates.statement("{var} = {get}()", w, var=var, get=w.tf("tf.distribute.get_strategy")))
     given = prog.bound.get("params")
     value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
-        else w.text(render.one_per_line(given, w.indent)) if given is not None else None
+        else w.text(render.one_per_line(params_optimizer.respelled(given, w), w.indent)) if given is not None else None
     own = prog.tpu is None and isinstance(given, cst.Name) and given.value == w.params_var
     if w.params_var is not None and not own:  # the input functions take the params too
         out.append(templates.statement("{params} = {value}", w, params=w.params_var, value=value or "{}"))

@@ -37,6 +37,13 @@ def takes_params(fn) -> bool:
         and fn.params.star_kwarg is None
 
 
+def takes_context(fn) -> bool:
+    """An input function whose one parameter is `input_context`: TF1's strategies passed each replica's
+    `tf.distribute.InputContext` by that name, as `strategy.distribute_datasets_from_function` does."""
+    return isinstance(fn, cst.FunctionDef) and [p.name.value for p in fn.params.params] == ["input_context"] \
+        and not fn.params.kwonly_params and fn.params.star_kwarg is None and fn.params.star_arg is cst.MaybeSentinel.DEFAULT
+
+
 def params_taken(module, prog) -> bool:
     """Whether the name `params` is used at the top level of the (flat) module, outside functions and classes."""
     for stmt in module.body:
@@ -62,6 +69,12 @@ class Runs:
                     params = templates.expression("dict({params}, batch_size={size})", self.w, params=params,
                                                   size=self.w.text(t.eval_batch_size))
                 return templates.call(input_fn.value, [params])
+            if takes_context(fn):  # the TF1 strategy passed each replica's InputContext, as Keras's does here
+                if not self.w.per_replica_input:
+                    raise Unreadable(input_fn, "input_fn(input_context) without a TF1 strategy that feeds each replica "
+                                     "(RunConfig(train_distribute=...)), which alone passes it: convert by hand")
+                return templates.expression("{s}.distribute_datasets_from_function({fn})", self.w, s=self.w.strategy_var,
+                                            fn=input_fn.value)
             if isinstance(fn, cst.FunctionDef) and any(p.default is None for p in fn.params.params):
                 raise Unreadable(input_fn, "input_fn with parameters other than params (config/mode): convert by hand")
             if fn is None and isinstance(self.prog.values.get(input_fn.value), NOT_CALLABLE):
@@ -112,7 +125,8 @@ class Runs:
             ds = templates.expression("{name}.repeat()", w, name=name)
             steps = templates.expression('len({name}) * {r}.cluster_spec().num_tasks("worker")', w, name=name,
                                          r=w.resolver_var)
-        if w.per_replica_input:  # TF1 gave every replica its own batch: a step takes one per replica
+        if w.per_replica_input and not takes_context(self.prog.defs.get(input_fn_name(input_fn) or "")):
+            # TF1 gave every replica its own batch: a step takes one per replica
             if steps is None:
                 steps = templates.expression("len({dataset}) // {s}.num_replicas_in_sync", w, dataset=ds,
                                              s=w.strategy_var)

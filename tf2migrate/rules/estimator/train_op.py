@@ -29,16 +29,22 @@ def optimizer(env, train_op, loss):
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "minimize"):
         raise Unreadable(train_op, "train_op that is not `optimizer.minimize(loss)`: convert by hand")
     owner = call.func.value
-    opt = env.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
+    opt = env.known_optimizer(owner.value) if isinstance(owner, cst.Name) else \
         read_optimizer(owner, env.ctx) if isinstance(owner, cst.Call) else None
+    if opt is None and isinstance(owner, cst.Name) and owner.value in env.from_params:
+        raise Unreadable(call, "`minimize` on an optimizer made from params, where the conversion finds no TF1 "
+                         "optimizer class (the Estimator's params are not a dict literal naming one): it cannot know "
+                         "which Keras optimizer to make; pass the class in a params dict literal, or convert by hand")
     if opt is None:
         raise Unreadable(call, "`minimize` on something not built from a TF1 optimizer: convert by hand")
     bound = bind(call, MINIMIZE_PARAMS, "minimize")
     if set(bound) - {"loss", "global_step", "name"}:
         raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
     if not bound["loss"].deep_equals(loss):
-        raise Unreadable(call, "`minimize` of something other than the loss the EstimatorSpec returns: "
-                         "convert by hand")
+        if not isinstance(bound["loss"], cst.Name):
+            raise Unreadable(call, "`minimize` of an expression other than the loss the EstimatorSpec returns: "
+                             "assign it to a name first, or convert by hand")
+        env.minimized = bound["loss"]  # `minimize(average_loss)`, `loss=total_loss`: the tape differentiates the first
     if isinstance(opt.learning_rate, cst.BaseExpression) and names_in(opt.learning_rate) - {"params"} & \
             (env._locals()):
         raise Unreadable(opt.learning_rate, "a learning rate computed in the model_fn: convert by hand")
@@ -57,7 +63,7 @@ def _applied(env, call):
         if extra:
             raise Unreadable(bound[sorted(extra)[0]], f"create_train_op({sorted(extra)[0]}=...): convert by hand")
         owner = bound["optimizer"]
-    opt = env.optimizers.get(owner.value) if isinstance(owner, cst.Name) else \
+    opt = env.known_optimizer(owner.value) if isinstance(owner, cst.Name) else \
         read_optimizer(owner, env.ctx) if isinstance(owner, cst.Call) else None
     if opt is None:
         raise Unreadable(call, "a train op on something not built from a TF1 optimizer: convert by hand")

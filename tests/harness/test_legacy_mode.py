@@ -46,7 +46,8 @@ def test_legacy_aliases_point_at_the_successors():
             "from tensorflow.python.distribute import distribute_lib as d; "
             "assert d.StrategyV1.experimental_run_v2 is d.StrategyV1.run; "
             "assert tf.contrib.distribute.CollectiveAllReduceStrategy is "
-            "tf.distribute.experimental.MultiWorkerMirroredStrategy")
+            "tf.distribute.experimental.MultiWorkerMirroredStrategy; "
+            "assert tf.contrib.data.AUTOTUNE == tf.data.experimental.AUTOTUNE")
     subprocess.run([PYTHON, "-c", code], check=True, capture_output=True)
     # TF 2.0-2.3 originals stay eager and get the same successors
     eager = ("from tf2migrate.harness import legacy; legacy.add_aliases(); import tensorflow as tf; "

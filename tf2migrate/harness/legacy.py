@@ -147,5 +147,6 @@ def add_aliases():
     )
     contrib = types.ModuleType("tensorflow.contrib")
     contrib.distribute = strategies
+    contrib.data = types.SimpleNamespace(AUTOTUNE=tf.data.experimental.AUTOTUNE)  # the TPU templates' prefetch
     v1.contrib = contrib
     sys.modules["tensorflow.contrib"] = contrib

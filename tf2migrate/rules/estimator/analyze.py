@@ -49,6 +49,7 @@ class Program:
     strategy_in_place: bool = False  # that statement is in a branch of an if/else: converted where it stands
     strategy_test: Optional[cst.BaseExpression] = None  # `S = X if test else None`: X when test, else the default
     tpu: Optional[tpu.TPUPlan] = None  # for a TPUEstimator: its switch, batch sizes and TPU settings
+    tpu_branch: bool = False  # the other branch of its `if use_tpu:` switch builds a TPUEstimator (convert.py)
     exporters: dict = field(default_factory=dict)  # var -> FinalExporter/LatestExporter call assigned to it
     export_calls: list = field(default_factory=list)  # every exporter call and export_saved_model run
     builder: Optional[builders.Builder] = None  # the helper that returns the Estimator, if it is built by one

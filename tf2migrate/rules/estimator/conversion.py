@@ -23,7 +23,7 @@ from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan, StrategyKind
 
 # The strategies a Model subclass runs under as TF1 ran the model_fn: once per replica, its tf.compat.v1 losses
 # scaled by the number of replicas, the gradients summed (measured by the mirrored pairs est_general_*).
-GENERAL_STRATEGIES = (StrategyKind.NONE, StrategyKind.MIRRORED, StrategyKind.MULTI_WORKER)
+GENERAL_STRATEGIES = (StrategyKind.NONE, StrategyKind.MIRRORED, StrategyKind.MULTI_WORKER, StrategyKind.TPU)
 NO_KERAS_EQUIVALENT = ("device_fn", "experimental_distribute", "protocol", "experimental_max_worker_delay_secs")
 
 
@@ -129,7 +129,7 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
     a strategy or TPU; its reason is added to the blockers when it does not apply either."""
     if model is None or model.path is not ModelPath.IDIOMATIC \
             or not (model.blockers or model.forward_blockers or prog.closure is not None) \
-            or prog.blockers or prog.tpu is not None or not ctx.allowed(model.node, "TFM321"):
+            or prog.blockers or not ctx.allowed(model.node, "TFM321"):
         return None
     if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
         return None

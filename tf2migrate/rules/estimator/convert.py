@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import conversion, other_module, program_render, splice, strategy
+from tf2migrate.rules.estimator import branch_config, conversion, other_module, program_render, splice, strategy
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
 
@@ -57,6 +57,9 @@ def both_branches(sw, progs, ctx) -> tuple:
     # `params = vars(args)` given to the plain Estimator: the TPU branch's params (with batch_size) take that name
     own = {p.bound["params"].value for p in progs if p.tpu is None and isinstance(p.bound.get("params"), cst.Name)}
     named = next(iter(own)) if len(own) == 1 and any(p.tpu is not None for p in progs) else None
+    for p in progs:  # the one model class of both branches divides its loss by the TPU replicas (general_render)
+        p.tpu_branch = any(o is not p and o.tpu is not None and not o.tpu.never for o in progs)
+    branch_config.align(sw, progs)  # `save_checkpoints_steps` in one branch only: one fit saves as each did
     results = [one(p, ctx, *view[:2], steps_param, d, named) for p, view, d in zip(progs, sw.views, default)]
     if any(body is None for body, _, _, _ in results) or any(p.blockers for p in progs):
         return NOTHING

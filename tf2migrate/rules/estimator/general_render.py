@@ -13,6 +13,7 @@ import libcst as cst
 from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
 from tf2migrate.rules.estimator import tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
+from tf2migrate.rules.estimator.plans import StrategyKind
 
 CLASS = '''class {name}({model}):
 {i}{docstring}
@@ -83,7 +84,7 @@ def model_class(gp, w) -> cst.ClassDef:
         call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
         read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(target, w),
-        loss=loss, apply=_apply(gp, "scaled_loss" if w.kind.replicated else target, w, updated),
+        loss=loss, apply=_apply(gp, "scaled_loss" if _scaled(w) else target, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
     return _commented_call(made, tf1_style.comment(gp.tf1_forward, 92 if w.build_call else 96))  # a closure: deeper
 
@@ -109,11 +110,21 @@ def _apply(gp, target: str, w, updated) -> list:
 def _replica_scale(loss: str, w) -> list:
     """Under a strategy with replicas TF1's optimizer divided the loss by their number before its gradients
     were summed (a MEAN loss reduction, conversion.GENERAL_STRATEGIES): the step takes the same gradients."""
-    if not w.kind.replicated:
+    if not _scaled(w):
         return []
     made = templates.statement("scaled_loss = {loss} / self.distribute_strategy.num_replicas_in_sync", w, loss=loss)
-    why = cst.EmptyLine(comment=cst.Comment("# as TF1's optimizer did under a strategy: the replicas' gradients are summed"))
+    why = cst.EmptyLine(comment=cst.Comment(REPLICA_SCALE if w.kind.replicated else TPU_SCALE))
     return [made.with_changes(leading_lines=[why])]
+
+
+REPLICA_SCALE = "# as TF1's optimizer did under a strategy: the replicas' gradients are summed"
+TPU_SCALE = "# as CrossShardOptimizer did on TPU (1 replica off it): the replicas' gradients are summed"
+
+
+def _scaled(w) -> bool:
+    """The loss is divided by the replicas: under a replicated strategy, and in a program that trains under
+    TPUStrategy in any branch (the model class is one for both branches of its `use_tpu` switch)."""
+    return w.kind.replicated or w.kind is StrategyKind.TPU or w.prog.tpu_branch
 
 
 def _init(gp, w) -> list:
@@ -163,10 +174,13 @@ def build_function(gp, w) -> cst.FunctionDef:
     opt, params = gp.optimizer, ["params"] if gp.uses_params else []
     optimizer = opt.render(w.tf, w.text, w.text(opt.learning_rate), w.compat_name)
     model = w.model_var
+    steps = {"steps_per_execution": "1"} if w.steps_per_execution else {}  # TPUEstimator's iterations_per_loop
+    compiled = "{model}.compile(optimizer=optimizer, steps_per_execution=steps_per_execution)" if steps \
+        else "{model}.compile(optimizer=optimizer)"
     return templates.statement(
-        emit.BUILD, w, name=w.build_name, params=templates.parameters(*params), model=model, penalty=[], schedule=[],
-        made=templates.statement("{model} = {made}", w, model=model, made=templates.call(gp.name, params)),
-        optimizer=optimizer, compile=templates.statement("{model}.compile(optimizer=optimizer)", w, model=model))
+        emit.BUILD, w, name=w.build_name, params=templates.parameters(*params, **steps), model=model, penalty=[],
+        schedule=[], made=templates.statement("{model} = {made}", w, model=model, made=templates.call(gp.name, params)),
+        optimizer=optimizer, compile=templates.fitted(compiled, w, 1, model=model))
 
 
 def _step(head, stmts, originals, w, mode) -> list:

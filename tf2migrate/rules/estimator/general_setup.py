@@ -104,6 +104,10 @@ class Env:
                 and value.args[0].value.value in self.optimizers:  # TF2 strategies sum the replicas' gradients
             self.optimizers[name] = self.optimizers[value.args[0].value.value]
             return True
+        if spec.is_cross_shard(value, ctx) and len(value.args) == 1 and value.args[0].keyword is None \
+                and isinstance(value.args[0].value, cst.Call) and read_optimizer(value.args[0].value, ctx) is not None:
+            self.optimizers[name] = read_optimizer(value.args[0].value, ctx)  # `CrossShardOptimizer(AdamOptimizer(lr))`
+            return True
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.defs:
             made = inline_metrics.returned_dict(value, self.defs)  # `eval_metric_ops = metric_fn(labels, logits)`
             if isinstance(made, cst.Dict) and made.elements and all(

@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator import builders, canned, other_module, program_parts, tpu
+from tf2migrate.rules.estimator import builders, canned, keras_estimator, other_module, program_parts, tpu
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.plans import ModelPlan
 from tf2migrate.rules.estimator.uses import assignment, callee
@@ -75,7 +75,8 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
         return None
     try:
         canonical = callee(prog.call, ctx)
-        signature = tpu.ESTIMATOR_PARAMS if canonical in tpu.ESTIMATORS else canned.CANNED.get(canonical, ESTIMATOR_PARAMS)
+        signature = tpu.ESTIMATOR_PARAMS if canonical in tpu.ESTIMATORS else keras_estimator.PARAMS \
+            if canonical in keras_estimator.MODEL_TO_ESTIMATOR else canned.CANNED.get(canonical, ESTIMATOR_PARAMS)
         prog.bound = bind(prog.call, signature, "Estimator")
         if prog.builder is not None:
             prog.bound = builders.substitute(prog.bound, prog.builder, prog.builder_site)
@@ -90,7 +91,8 @@ def find(module: cst.Module, ctx) -> Optional[Program]:
 
 def is_estimator(value, ctx) -> bool:
     canonical = callee(value, ctx) if value is not None else None
-    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS
+    return canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS \
+        or canonical in keras_estimator.MODEL_TO_ESTIMATOR
 
 
 def builds_estimator(module: cst.Module, ctx):
@@ -107,7 +109,8 @@ def _helpers(module, ctx) -> dict:
 def _builds_estimator(ctx) -> bool:
     for node in nodes(ctx.tree, ast.Call):
         canonical = ctx.imports.ast_canonical(node.func)
-        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS:
+        if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS \
+                or canonical in keras_estimator.MODEL_TO_ESTIMATOR:
             return True
     return False
 

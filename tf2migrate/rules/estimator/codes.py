@@ -177,6 +177,16 @@ INFOS = (
           "and the program's own helper functions the forward pass calls (they build layers under the shim too). "
           "Replace them by Keras layers and losses, one at a time, checking the numbers with `tf2migrate verify`, then "
           "drop the shim.", severity=Severity.WARNING, fix="report only", example="TFM321"),
+    _info("TFM333", "model-to-estimator", "model_to_estimator(keras_model=model) -> the Keras model, trained with "
+          "fit", "model_to_estimator converted: the runs train the Keras model it wrapped",
+          "`tf.keras.estimator.model_to_estimator` wrapped a compiled Keras model in an Estimator that trained a "
+          "clone of it from its weights, with its compile's loss, metrics and optimizer; TF 2.16 removed it. The "
+          "Estimator's statement goes and its runs (train_and_evaluate, train, evaluate) become fit and evaluate of "
+          "the model itself; a TF1 optimizer given to compile, which TF2's Keras does not take, becomes the Keras "
+          "optimizer with TF1's numbers (TFM303). Under a strategy (`train_distribute=`, or "
+          "`experimental_distribute=DistributeConfig(train_distribute=...)`) the model is cloned in the strategy's "
+          "scope as TF1 cloned it, with the same weights and compile, under the Estimator's name. Other arguments "
+          "(keras_model_path, custom_objects, checkpoint_format, ...) are reported."),
     _info("TFM323", "logged-tensors-not-kept", "LoggingTensorHook of graph tensors -> a LambdaCallback printing "
           "Keras' logs", "LoggingTensorHook logged graph tensors by name, which Keras does not have: the "
           "LambdaCallback prints the loss and metrics every N batches instead; log those tensors from a "

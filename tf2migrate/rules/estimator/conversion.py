@@ -14,7 +14,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, general, other_module, result_reads, runs, shim, strategy, target
-from tf2migrate.rules.estimator import closures, general_read, params_optimizer, tf1_style
+from tf2migrate.rules.estimator import closures, general_read, keras_estimator, params_optimizer, plans, tf1_style
 from tf2migrate.rules.estimator.notes import conversion_notes
 from tf2migrate.rules.estimator.spec import deletes
 from tf2migrate.rules.estimator.args import Unreadable
@@ -83,6 +83,8 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
         if key in NO_KERAS_EQUIVALENT:
             raise Unreadable(prog.config[key], f"RunConfig({key}=...) has no Keras equivalent: convert by hand")
     w = _writer(prog, ctx, original, updated, kind, steps_param, default_strategy)
+    if plans.keras(model):  # model_to_estimator: the runs train the Keras model (or its clone in the scope)
+        w.model_var = keras_estimator.model_var(prog, kind)
     if params_name is not None and prog.tpu is not None:
         w.params_var = params_name  # `params = dict(params, batch_size=..., use_tpu=...)` in the TPU branch
     w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan or general_plan, model, ctx,

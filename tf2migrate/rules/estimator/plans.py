@@ -37,6 +37,7 @@ class ModelPath(Enum):
     IDIOMATIC = "idiomatic"  # model_fn.py: Sequential + compile + fit
     CANNED = "canned"  # canned.py: a canned estimator's Keras equivalent
     GENERAL = "general"  # general.py: a Keras Model subclass keeping the model_fn's statements
+    KERAS = "keras"  # keras_estimator.py: model_to_estimator's Keras model, trained itself
 
 
 class ModelPlan:
@@ -72,3 +73,7 @@ class ModelPlan:
 
 def canned(plan: Optional[ModelPlan]) -> bool:
     return plan is not None and plan.path is ModelPath.CANNED
+
+
+def keras(plan: Optional[ModelPlan]) -> bool:
+    return plan is not None and plan.path is ModelPath.KERAS

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, closures, exporters, other_model_fn, other_module, render, tpu, uses
+from tf2migrate.rules.estimator import canned, closures, exporters, keras_estimator, other_model_fn, other_module
+from tf2migrate.rules.estimator import render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.model_fn import read_model_fn
@@ -82,6 +83,7 @@ def read(module, prog, ctx) -> None:
             prog.tpu = tpu.plan(prog.bound, tpu_config)
         except Unreadable as problem:
             prog.blockers.append(problem)
+    keras_estimator.lift_distribute_config(prog, ctx)  # DistributeConfig(train_distribute=S): S, as train_distribute
     _strategy(module, prog, ctx)
     _model(module, prog, ctx)
     uses.hook_lists(module, prog)
@@ -129,6 +131,9 @@ def _model(module, prog, ctx) -> None:
         return
     if callee(prog.call, ctx) in canned.CANNED:
         prog.model = canned.read(prog.call, prog.bound, ctx, prog.values, prog.defs, module)
+        return
+    if callee(prog.call, ctx) in keras_estimator.MODEL_TO_ESTIMATOR:
+        prog.model = keras_estimator.read(prog, module, ctx)
         return
     _follow_alias(module, prog)
     prog.closure = closures.find(module, prog)

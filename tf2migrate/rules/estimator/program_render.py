@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import assemble, closures, general_render, other_module, render, shim, strategy
-from tf2migrate.rules.estimator import templates
+from tf2migrate.rules.estimator import keras_estimator, plans, templates
 from tf2migrate.rules.estimator import numpy_input, params_optimizer, run_blocks, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
@@ -39,6 +39,8 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
                 out.append([stmt])
         elif assemble.unused_columns(orig, prog, w, original):
             out.append(None)
+        elif plans.keras(conv.model) and i in (conv.model.optimizer_index, conv.model.compile_index):
+            out.append([keras_estimator.kept(conv.model, i, stmt, w)])
         elif numpy_input.bound(orig, prog, ctx) is not None:  # `train_input_fn = numpy_input_fn(...)`
             out.append([numpy_input.function(orig, stmt, w, conv.notes)])
         else:
@@ -48,7 +50,8 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
 
 def builder_head(conv) -> list:
     """A canned estimator has no model_fn to replace: its builder goes just before the model is made."""
-    if conv.prog.model_fn_index is not None or other_module.external(conv.prog) is not None:
+    if conv.prog.model_fn_index is not None or other_module.external(conv.prog) is not None \
+            or plans.keras(conv.model):
         return []
     w = conv.writer
     return templates.apart([assemble.optimizers_compat(conv.model, w), [w.build_function()], w.predictions_function(),
@@ -103,6 +106,8 @@ def model_statements(conv) -> list:
         out += strategy.statements(kind, var, prog, ctx, w, part)
         if w.default_strategy:
             out.append(templates.statement("{var} = {get}()", w, var=var, get=w.tf("tf.distribute.get_strategy")))
+    if plans.keras(conv.model):  # model_to_estimator: the Keras model itself, or its clone in the scope
+        return out + keras_estimator.made(conv)
     given = prog.bound.get("params")
     value = tpu.params_text(prog.tpu, given, w) if prog.tpu is not None \
         else w.text(render.one_per_line(params_optimizer.respelled(given, w), w.indent)) if given is not None else None

@@ -18,6 +18,7 @@ from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.uses import EXPORTS, METHODS, input_fn_name, method_of
+from tf2migrate.rules.estimator.program_parts import SPEC_PARAMS
 
 
 # values that are data, never an input function: `predict(X_test)` given an array (Hands-On ML's misuse)
@@ -165,8 +166,13 @@ class Runs:
         specs = {}
         for key in ("train_spec", "eval_spec"):
             v = bound.get(key)
+            wanted = "tf.estimator.TrainSpec" if key == "train_spec" else "tf.estimator.EvalSpec"
+            if isinstance(v, cst.Call) and self.ctx.resolve(v.func)[1] == wanted:  # written inline
+                specs[key] = bind(v, SPEC_PARAMS[wanted], wanted)
+                continue
             if not (isinstance(v, cst.Name) and v.value in self.prog.specs):
-                raise Unreadable(v or call, f"{key} that is not a TrainSpec/EvalSpec assigned in this file")
+                raise Unreadable(v or call, f"{key} that is not a TrainSpec/EvalSpec assigned in this file or "
+                                 "written in the call")
             specs[key] = self.prog.specs[v.value][1]
         t, e = specs["train_spec"], specs["eval_spec"]
         if "hooks" in e:

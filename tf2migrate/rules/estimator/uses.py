@@ -81,11 +81,19 @@ def runs(module, prog, ctx) -> None:
         for call in finder.runs:
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in EXPORTS:
                 continue  # its serving_input_receiver_fn is no input function
-            for arg in call.args:
+            for arg in [a for c in [call, *inline_specs(call, ctx)] for a in c.args]:
                 value = arg.value.body if isinstance(arg.value, cst.Lambda) else arg.value  # lambda: fn(x, y)
                 if (arg.keyword is None or arg.keyword.value == "input_fn") and input_fn_name(value):
                     prog.input_fns.add(input_fn_name(value))
         prog.blockers.extend(finder.problems)
+
+
+def inline_specs(call, ctx) -> list:
+    """`train_and_evaluate(est, train_spec=TrainSpec(...), eval_spec=EvalSpec(...))`: the spec calls written in it."""
+    if ctx.resolve(call.func)[1] != "tf.estimator.train_and_evaluate":
+        return []
+    return [a.value for a in call.args if isinstance(a.value, cst.Call)
+            and ctx.resolve(a.value.func)[1] in ("tf.estimator.TrainSpec", "tf.estimator.EvalSpec")]
 
 
 class Uses(cst.CSTVisitor):

@@ -117,7 +117,7 @@ def _replica_scale(loss: str, w) -> list:
 
 
 REPLICA_SCALE = "# as TF1's optimizer did under a strategy: the replicas' gradients are summed"
-TPU_SCALE = "# as CrossShardOptimizer did on TPU (1 replica off it): the replicas' gradients are summed"
+TPU_SCALE = "# as CrossShardOptimizer did: the TPU replicas' gradients are summed (one replica off the TPU)"
 
 
 def _scaled(w) -> bool:

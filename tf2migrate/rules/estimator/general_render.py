@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
-from tf2migrate.rules.estimator import tf1_style, training_flag
+from tf2migrate.rules.estimator import keras_once, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 from tf2migrate.rules.estimator.plans import StrategyKind
 
@@ -72,6 +72,9 @@ def model_class(gp, w) -> cst.ClassDef:
     updated = lambda stmts: [statement_paths.follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
+    if gp.keras_keys:  # `Dense(8)(x)`: made at the first call only (keras_once.py, TFM327)
+        once = keras_once.Once(w.ctx, w.prog.defs, gp.keras_keys)
+        forward = [s.visit(once) for s in forward]
     loss, tail = _loss(gp.train_loss, w)
     scope = templates.current_scope(w)
     made = templates.statement(
@@ -85,6 +88,7 @@ def model_class(gp, w) -> cst.ClassDef:
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(loss, w), loss=loss,
         apply=_apply(gp, "scaled_loss" if _scaled(w) else loss, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
+    made = keras_once.with_method(made, w) if gp.keras_keys else made
     return _commented_call(made, tf1_style.comment(gp.tf1_forward, 92 if w.build_call else 96))  # a closure: deeper
 
 
@@ -129,6 +133,8 @@ def _scaled(w) -> bool:
 def _init(gp, w) -> list:
     out = [templates.statement("self.params = params", w)] if gp.uses_params else []
     out.append(templates.statement('self.loss_tracker = {mean}(name="loss")', w, mean=w.tf("tf.keras.metrics.Mean")))
+    if gp.keras_keys:
+        out.append(templates.statement("self.keras_made = {}", w))
     if gp.metrics:
         made = cst.Dict([cst.DictElement(templates.node(w.text(m.key)), templates.call(
             w.tf("tf.keras.metrics." + m.keras), [templates.arg(w.text(m.key), "name")])) for m in gp.metrics])

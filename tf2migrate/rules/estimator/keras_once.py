@@ -19,6 +19,9 @@ from tf2migrate.rules.estimator.uses import assignment
 CODE = "TFM327"
 NESTED = (cst.For, cst.While, cst.Lambda, cst.FunctionDef, cst.ClassDef, cst.ListComp, cst.SetComp, cst.DictComp,
           cst.GeneratorExp)
+NESTED_MADE = ("a Keras layer made in a loop, comprehension or lambda of the model_fn's forward pass: TF1 made one per "
+               "pass, and the converted model makes each layer written in the forward pass once (TFM327); convert by "
+               "hand")
 METHOD = '''def made_once(self, key, make):
 {i}"""A Keras layer the model_fn made in its forward pass: made at the first call, the same one after (TFM327)."""
 {i}if key not in self.keras_made:
@@ -47,7 +50,7 @@ def keys(stmts, ctx, defs) -> list:
                 depth[0] += 1
             if isinstance(node, cst.Call) and is_made(node, ctx, defs):
                 if depth[0]:
-                    raise Unreadable(node, tf1_style.KERAS_MADE)
+                    raise Unreadable(node, NESTED_MADE)
                 found.append(node)
             elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
                     and isinstance(defs.get(node.func.value), cst.FunctionDef) \

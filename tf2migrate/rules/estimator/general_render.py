@@ -11,9 +11,8 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
-from tf2migrate.rules.estimator import keras_once, tf1_style, training_flag
+from tf2migrate.rules.estimator import general_tpu, keras_once, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
-from tf2migrate.rules.estimator.plans import StrategyKind
 
 CLASS = '''class {name}({model}):
 {i}{docstring}
@@ -116,22 +115,21 @@ def _replica_scale(loss: str, w) -> list:
     if not _scaled(w):
         return []
     made = templates.statement("scaled_loss = {loss} / self.distribute_strategy.num_replicas_in_sync", w, loss=loss)
-    why = cst.EmptyLine(comment=cst.Comment(REPLICA_SCALE if w.kind.replicated else TPU_SCALE))
+    why = cst.EmptyLine(comment=cst.Comment(REPLICA_SCALE if w.kind.replicated else general_tpu.SCALE))
     return [made.with_changes(leading_lines=[why])]
 
 
 REPLICA_SCALE = "# as TF1's optimizer did under a strategy: the replicas' gradients are summed"
-TPU_SCALE = "# as CrossShardOptimizer did: the TPU replicas' gradients are summed (one replica off the TPU)"
 
 
 def _scaled(w) -> bool:
-    """The loss is divided by the replicas: under a replicated strategy, and in a program that trains under
-    TPUStrategy in any branch (the model class is one for both branches of its `use_tpu` switch)."""
-    return w.kind.replicated or w.kind is StrategyKind.TPU or w.prog.tpu_branch
+    """The loss is divided by the replicas: under a replicated strategy, or TPU in any branch (general_tpu.py)."""
+    return w.kind.replicated or general_tpu.on_tpu(w)
 
 
 def _init(gp, w) -> list:
     out = [templates.statement("self.params = params", w)] if gp.uses_params else []
+    out += general_tpu.per_replica_batch(gp, w)  # TPUEstimator's params["batch_size"] in a model_fn: one core's
     out.append(templates.statement('self.loss_tracker = {mean}(name="loss")', w, mean=w.tf("tf.keras.metrics.Mean")))
     if gp.keras_keys:
         out.append(templates.statement("self.keras_made = {}", w))

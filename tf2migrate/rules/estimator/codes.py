@@ -126,7 +126,10 @@ INFOS = (
           "and scaffold_fn are reported, not converted. As Google's templates write it: a `tpu_config = "
           "TPUConfig(...)` name is read as the call, `export_to_tpu` is dropped (the model is saved once, for CPU "
           "serving), and `if params[\"use_tpu\"]: return TPUEstimatorSpec(...) else: return EstimatorSpec(...)` "
-          "describes one model."),
+          "describes one model. A model_fn on the default path (TFM321) runs under TPUStrategy too: its loss is "
+          "divided by the replicas as CrossShardOptimizer did, and its params[\"batch_size\"] is one core's batch, "
+          "as TPUEstimator gave its model_fn; a save_checkpoints_steps of the TPU branch alone is kept for it "
+          "(`K if use_tpu else \"epoch\"`)."),
     _info("TFM319", "loss-penalty", "loss + wd * tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()]) "
           "-> model.add_loss(lambda: ... model.trainable_variables)",
           "weight decay added to the loss became a model loss over the model's variables",

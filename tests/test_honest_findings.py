@@ -153,3 +153,30 @@ def test_the_tf_keras_switch_does_not_import_os_twice():
     assert "TF_USE_LEGACY_KERAS" in out
     assert [line for line in out.splitlines() if line.strip() == "import os"] == ["import os"]
     assert out.index("import os") < out.index("os.environ")
+
+
+TRIPLET = '''import tensorflow as tf
+
+
+def model_fn(features, labels, mode, params):
+    output = tf.math.l2_normalize(tf.layers.dense(features, 4), axis=1)
+    loss = tf.contrib.losses.metric_learning.triplet_semihard_loss(labels, output)
+    train_op = tf.train.RMSPropOptimizer(0.05).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode=mode, loss=loss, train_op=train_op)
+
+
+estimator = tf.estimator.Estimator(model_fn)
+estimator.train(train_input_fn, max_steps=10)
+'''
+
+
+def test_a_contrib_loss_without_tf2_equivalent_names_its_port():
+    """cloudml-samples' triplet-loss TPU template: TF2 has no core or Keras triplet loss, so 'see the migration
+    guide' named no way out; the finding names TensorFlow Addons' port (and that Addons ends at TF 2.15)."""
+    from tf2migrate.engine.api import rewrite_text
+
+    result = rewrite_text(TRIPLET, "triplet.py")
+    blocker = next(d for d in result.diagnostics if d.code == "TFM302")
+    assert (blocker.line, "tfa.losses.triplet_semihard_loss") == (6, next(
+        w for w in blocker.message.replace("`", " ").split() if w.startswith("tfa.")))
+    assert "no TF2 core or Keras equivalent" in blocker.message

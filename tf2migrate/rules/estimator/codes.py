@@ -126,7 +126,10 @@ INFOS = (
           "and scaffold_fn are reported, not converted. As Google's templates write it: a `tpu_config = "
           "TPUConfig(...)` name is read as the call, `export_to_tpu` is dropped (the model is saved once, for CPU "
           "serving), and `if params[\"use_tpu\"]: return TPUEstimatorSpec(...) else: return EstimatorSpec(...)` "
-          "describes one model."),
+          "describes one model. A model_fn on the default path (TFM321) runs under TPUStrategy too: its loss is "
+          "divided by the replicas as CrossShardOptimizer did, and its params[\"batch_size\"] is one core's batch, "
+          "as TPUEstimator gave its model_fn; a save_checkpoints_steps of the TPU branch alone is kept for it "
+          "(`K if use_tpu else \"epoch\"`)."),
     _info("TFM319", "loss-penalty", "loss + wd * tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()]) "
           "-> model.add_loss(lambda: ... model.trainable_variables)",
           "weight decay added to the loss became a model loss over the model's variables",
@@ -164,7 +167,9 @@ INFOS = (
           "runs the model_fn's statements for its mode (`if mode == ...` resolved). Without a strategy, or "
           "under a mirrored or multi-worker one: each replica runs the step on its own batch and, as TF1's "
           "optimizer did, the loss is divided by the number of replicas before their gradients are summed. "
-          "Anything else (graph collections, other metrics, a parameter-server or TPU strategy, a loss reduced "
+          "Under TPUStrategy (a TPUEstimator, TFM317) the loss is divided by the replicas as CrossShardOptimizer did, in "
+          "both branches of a `use_tpu` switch. Anything else (graph collections, other metrics, a parameter-server "
+          "strategy, a loss reduced "
           "with Reduction.SUM under a strategy) is reported and the program left as it was. Replace it by "
           "native Keras code when you can."),
     _info("TFM336", "still-tf1-under-shim", "what a model_fn kept in a Keras Model subclass still runs TF1-style "
@@ -213,6 +218,17 @@ INFOS = (
           "'0 files needing attention' and failed at run time (NameError). An error: the Estimator does not run "
           "on TF 2.16+; convert the reported line by hand or write it as the converter reads it.",
           fix="report only", severity=Severity.ERROR),
+    _info("TFM327", "keras-layers-made-once", "Keras layers made in a model_fn's forward pass -> made once by the "
+          "Keras Model subclass (made_once)", "the Keras layers this model_fn makes in its forward pass are made once, "
+          "at the model's first call, and kept in the model (made_once)",
+          "TF1 built a model_fn's graph once per mode, so `tf.keras.layers.Dense(128)(x)` written in it made one "
+          "layer. Kept in `call` as written (TFM321), the layer would be made anew at every trace, which tf.function "
+          "refuses ('only supports singleton tf.Variables created on the first call'). Each Keras layer (or a class "
+          "of the module derived from a Keras class) constructed directly in the forward pass is written "
+          "`self.made_once(key, lambda: <construction>)`: made at the first call, kept in the model's `keras_made` "
+          "dict (its weights are the model's, they train and are saved), the same object at every later call. "
+          "One made in a loop, a comprehension, a lambda or a helper function would be one layer per pass: that is "
+          "reported (TFM302) and the program left as it was. Next step: make these layers in `__init__`."),
     _info("TFM326", "shim-partitioned-lookup", "embedding_lookup(partition_strategy=\"mod\") of a partitioned "
           "variable in a forward pass the Keras shim would keep: not converted",
           "embedding_lookup reads a partitioned variable shard by shard (\"mod\"): the Keras shim keeps it whole",

@@ -62,7 +62,7 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
             and not model.forward_blockers:
         prog.blockers.append(Unreadable(prog.closure.site, "a model_fn returned by a builder function converts only "
                                         "to a Keras Model subclass in that builder (TFM321), which this converter "
-                                        "writes for a program without TPUEstimator, a parameter-server strategy or "
+                                        "writes for a program without a parameter-server strategy or "
                                         "other blockers: convert by hand"))
     if general_plan is not None:
         model = prog.model = general_plan
@@ -140,7 +140,7 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
         if kind not in GENERAL_STRATEGIES:
             raise Unreadable(model.node.name, "the model_fn converts only to a Keras Model subclass "
                              "(TFM321), which this converter writes for a program without a strategy or "
-                             "under a mirrored or multi-worker one: convert by hand")
+                             "under a mirrored, multi-worker or TPU one: convert by hand")
         if kind.replicated and re.search(r"Reduction\.SUM\b", cst.Module([]).code_for_node(model.node)):
             raise Unreadable(model.node.name, "a loss reduced with Reduction.SUM under a strategy: TF1's optimizer "
                              "then summed the replicas' gradients unscaled, which the Keras Model subclass "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.rules.estimator import contrib_gone
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.chain import Step
 from tf2migrate.rules.estimator.layers import read_layer, read_scaling, read_selection
@@ -46,7 +47,7 @@ def _why(expr, ctx):
     """(node, message, shimmable): why a forward statement does not convert, and whether the shim may keep it."""
     for node, canonical in _calls(expr, ctx):
         if canonical and canonical.startswith("tf.contrib."):
-            return node, "`tf.contrib` is gone in TF2: replace it (see the TF2 migration guide) before converting", False
+            return node, contrib_gone.why(canonical), False
         if canonical in WHY:
             return node, WHY[canonical], canonical in SHIMMABLE
     return expr, "not a layer the converter knows: use a Keras layer, or convert the Estimator by hand", True

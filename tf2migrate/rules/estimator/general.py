@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import general_metrics, general_read, general_setup, gradients, modes, tf1_style
-from tf2migrate.rules.estimator import training_flag
+from tf2migrate.rules.estimator import keras_once, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -50,6 +50,7 @@ class GeneralPlan(ModelPlan):
     hooks: dict = field(default_factory=dict)  # local name -> hook call, for training_hooks
     tensors: set = field(default_factory=set)  # local names Keras logs itself (the loss)
     notes: list = field(default_factory=list)  # (node, code, message) reported when the program converts
+    keras_keys: list = field(default_factory=list)  # Keras layers made in the forward pass, made once (keras_once.py)
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
@@ -111,10 +112,12 @@ def _train(fn, run, env, ctx, defs) -> GeneralPlan:
     minimized = {env.minimized.value} if env.minimized is not None else set()
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]) | minimized, ctx)
     _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
-    made = tf1_style.keras_made(forward, ctx, defs)
-    if made is not None:
-        raise Unreadable(made, tf1_style.KERAS_MADE)
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer, env.minimized)
+    result.keras_keys = keras_once.keys(forward, ctx, defs)  # `Dense(8)(x)` in the forward pass: made once (TFM327)
+    if result.keras_keys and not ctx.allowed(fn, keras_once.CODE):
+        raise Unreadable(fn.name, tf1_style.KERAS_MADE)
+    if result.keras_keys:
+        env.notes.append((fn.name, keras_once.CODE, None))
     if env.applied is not None:  # compute_gradients ... apply_gradients: kept after the tape (gradients.py)
         result.train, result.gradients = gradients.split(rest_t, spec_t["loss"], ctx, env.optimizers,
                                                          general_read.bound_in)

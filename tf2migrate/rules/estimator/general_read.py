@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import forward as forward_pass, training_flag
+from tf2migrate.rules.estimator import contrib_gone, forward as forward_pass, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.render import names_in
 
@@ -84,7 +84,7 @@ def _check(stmt, ctx) -> None:
                              "number) or convert by hand")
         why = forward_pass.WHY.get(canonical, "graph collections and placeholders do not exist in TF2")
         if canonical.startswith("tf.contrib."):
-            why = "`tf.contrib` is gone in TF2: replace it (see the TF2 migration guide) before converting"
+            why = contrib_gone.why(canonical)
         raise Unreadable(node, why)
 
 

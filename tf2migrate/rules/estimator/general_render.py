@@ -11,9 +11,8 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
-from tf2migrate.rules.estimator import tf1_style, training_flag
+from tf2migrate.rules.estimator import general_tpu, keras_once, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
-from tf2migrate.rules.estimator.plans import StrategyKind
 
 CLASS = '''class {name}({model}):
 {i}{docstring}
@@ -72,6 +71,9 @@ def model_class(gp, w) -> cst.ClassDef:
     updated = lambda stmts: [statement_paths.follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
+    if gp.keras_keys:  # `Dense(8)(x)`: made at the first call only (keras_once.py, TFM327)
+        once = keras_once.Once(w.ctx, w.prog.defs, gp.keras_keys)
+        forward = [s.visit(once) for s in forward]
     loss, tail = _loss(gp.train_loss, w)
     target = gp.minimized.value if gp.minimized is not None else loss  # what the train op minimized
     scope = templates.current_scope(w)
@@ -86,6 +88,7 @@ def model_class(gp, w) -> cst.ClassDef:
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(target, w),
         loss=loss, apply=_apply(gp, "scaled_loss" if _scaled(w) else target, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
+    made = keras_once.with_method(made, w) if gp.keras_keys else made
     return _commented_call(made, tf1_style.comment(gp.tf1_forward, 92 if w.build_call else 96))  # a closure: deeper
 
 
@@ -113,23 +116,24 @@ def _replica_scale(loss: str, w) -> list:
     if not _scaled(w):
         return []
     made = templates.statement("scaled_loss = {loss} / self.distribute_strategy.num_replicas_in_sync", w, loss=loss)
-    why = cst.EmptyLine(comment=cst.Comment(REPLICA_SCALE if w.kind.replicated else TPU_SCALE))
+    why = cst.EmptyLine(comment=cst.Comment(REPLICA_SCALE if w.kind.replicated else general_tpu.SCALE))
     return [made.with_changes(leading_lines=[why])]
 
 
 REPLICA_SCALE = "# as TF1's optimizer did under a strategy: the replicas' gradients are summed"
-TPU_SCALE = "# as CrossShardOptimizer did on TPU (1 replica off it): the replicas' gradients are summed"
 
 
 def _scaled(w) -> bool:
-    """The loss is divided by the replicas: under a replicated strategy, and in a program that trains under
-    TPUStrategy in any branch (the model class is one for both branches of its `use_tpu` switch)."""
-    return w.kind.replicated or w.kind is StrategyKind.TPU or w.prog.tpu_branch
+    """The loss is divided by the replicas: under a replicated strategy, or TPU in any branch (general_tpu.py)."""
+    return w.kind.replicated or general_tpu.on_tpu(w)
 
 
 def _init(gp, w) -> list:
     out = [templates.statement("self.params = params", w)] if gp.uses_params else []
+    out += general_tpu.per_replica_batch(gp, w)  # TPUEstimator's params["batch_size"] in a model_fn: one core's
     out.append(templates.statement('self.loss_tracker = {mean}(name="loss")', w, mean=w.tf("tf.keras.metrics.Mean")))
+    if gp.keras_keys:
+        out.append(templates.statement("self.keras_made = {}", w))
     if gp.metrics:
         made = cst.Dict([cst.DictElement(templates.node(w.text(m.key)), templates.call(
             w.tf("tf.keras.metrics." + m.keras), [*map(w.arg, m.keywords), templates.arg(w.text(m.key), "name")]))

@@ -64,7 +64,7 @@ def _model_statements(conv, stmt) -> list:
     if conv.general is not None and conv.prog.closure is not None:  # in the builder that returned the model_fn
         made = [general_render.model_class(conv.general, w), general_render.build_function(conv.general, w)]
         parts = [assemble.optimizers_compat(model, w), [closures.builder(conv.prog.closure, stmt, made, w)],
-                 w.examples_function(), w.predict_all_function()]
+                 w.examples_function(), w.predict_all_function()]  # a predict loop reads the model it returns
     elif conv.general is not None:
         parts = [[general_render.model_class(conv.general, w)], assemble.optimizers_compat(model, w),
                  [general_render.build_function(conv.general, w)], w.examples_function(), w.predict_all_function()]

@@ -85,7 +85,11 @@ INFOS = (
           "DenseFeatures(columns) (Keras 3 has none, TFM320). TF1's canned estimators sum the loss over the batch "
           "and default to Adagrad(0.05) (DNN) or Ftrl(0.2) (linear: optimizer='Ftrl' at 0.2, whatever the number of "
           "columns). Columns built at run time (a comprehension, or an empty list appended numeric columns in a "
-          "loop) are kept as written and read by DenseFeatures (tf-keras, TFM320)."),
+          "loop) are kept as written and read by DenseFeatures (tf-keras, TFM320). A linear estimator's categorical "
+          "columns (vocabulary, hash bucket, identity, bucketized, crossed) written in its list become "
+          "indicator_column(column) there: DenseFeatures + Dense(1, zeros) keeps TF1's one weight per category "
+          "(an id outside the vocabulary adds nothing). A TF1 optimizer given as optimizer= becomes the Keras one "
+          "with TF1's numbers (TFM303)."),
     _info("TFM313", "forward-pass-shim", "model_fn forward pass that does not convert -> Keras layer with track_tf1_style_variables",
           "forward pass kept verbatim in a Keras layer (model-mapping shim)",
           "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "

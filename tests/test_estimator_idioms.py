@@ -339,3 +339,22 @@ def test_run_time_hidden_units_are_not_a_crash_and_target_tf_keras():
     assert not [d for d in result.diagnostics if d.code == "TFM999"]
     assert 'for units in args["hidden_units"]]' in result.code
     assert [d for d in result.diagnostics if d.code == "TFM320" and "hidden_units known only at run time" in d.message]
+
+
+@pytest.mark.parametrize("header, input_fn, warned", [
+    ("import iris_data\n", "lambda: iris_data.train_input_fn(x, y, 100)", True),
+    ("from iris_data import train_input_fn\n", "train_input_fn", True),
+    ("def train_input_fn():\n    return tf.data.Dataset.from_tensor_slices(({'a': [1.0]}, [0.0])).batch(1)\n",
+     "train_input_fn", False),
+    ("", "lambda: tf.data.Dataset.from_tensor_slices(({'a': [1.0]}, [0.0])).batch(1)", False),
+])
+def test_an_input_function_of_another_module_is_written_for_a_dataset_and_says_so(header, input_fn, warned):
+    """premade_estimator.py (survey 03): iris_data.py's input functions return `make_one_shot_iterator().get_next()`,
+    which Keras would take as one batch; that module is not read here, so the converted call gets TFM331."""
+    source = ("import tensorflow as tf\n" + header + "\ncolumns = [tf.feature_column.numeric_column(key=\"a\")]\n"
+              "model = tf.estimator.LinearRegressor(feature_columns=columns)\n"
+              f"model.train(input_fn={input_fn}, steps=2)\n")
+    result = rewrite_text(source, "premade.py")
+    assert not _blockers(result)
+    found = [d for d in result.diagnostics if d.code == "TFM331"]
+    assert bool(found) == warned and all(d.severity.name == "WARNING" for d in found)

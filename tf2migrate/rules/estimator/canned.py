@@ -115,7 +115,7 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
         v = el.value
         if plan.linear and written and linear_columns.categorical(v, ctx, values):
             plan.indicators.add(i)  # one weight per category: its indicator column (linear_columns.py)
-        elif not built_columns.convertible(v, ctx, plan.linear):
+        elif not built_columns.convertible(values.get(v.value) if isinstance(v, cst.Name) else v, ctx, plan.linear):
             plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
     units = bound.get("hidden_units")

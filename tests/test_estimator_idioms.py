@@ -156,9 +156,49 @@ def test_a_comprehension_of_other_columns_blocks():
     assert [line for line, m in _blockers(result) if "only numeric_column" in m] == [3]
 
 
+LINEAR_CATEGORICAL = '''import tensorflow as tf
+
+style = tf.feature_column.categorical_column_with_vocabulary_list(key="style", vocabulary_list=["a", "b"])
+make = tf.feature_column.categorical_column_with_hash_bucket(key="make", hash_bucket_size=10)
+columns = [
+    tf.feature_column.numeric_column(key="weight"),
+    style,  # one weight per category
+    make,
+]
+model = tf.estimator.LinearRegressor(feature_columns=columns)
+model.train(input_fn=input_fn, steps=2)
+'''
+
+
+@pytest.mark.parametrize("columns, made", [
+    (None, "    tf.feature_column.indicator_column(style),  # one weight per category\n"
+           "    tf.feature_column.indicator_column(make),\n"),
+    ("[tf.feature_column.numeric_column(key=\"weight\"), style]",  # the list in the call itself
+     "DenseFeatures([tf.feature_column.numeric_column(key=\"weight\"), tf.feature_column.indicator_column(style)])"),
+    ("[tf.feature_column.crossed_column([\"style\", \"make\"], 10)]",
+     "DenseFeatures([tf.feature_column.indicator_column(tf.feature_column.crossed_column([\"style\", \"make\"], 10))])"),
+])
+def test_a_linear_estimators_categorical_columns_become_indicator_columns(columns, made):
+    """linear_regression_categorical.py (survey 11) blocked: a linear model's categorical column keeps one weight
+    per category, which indicator_column under DenseFeatures + Dense(1, zeros) keeps (linear_columns.py; pair
+    est_canned_linear_categorical)."""
+    source = LINEAR_CATEGORICAL if columns is None else LINEAR_CATEGORICAL.replace(
+        "LinearRegressor(feature_columns=columns)", f"LinearRegressor(feature_columns={columns})")
+    result = rewrite_text(source, "linear.py")
+    assert not _blockers(result)
+    assert made in result.code and 'Dense(1, kernel_initializer="zeros")' in result.code
+    assert ("DenseFeatures(columns)" in result.code) == (columns is None)
+
+
+def test_a_linear_estimators_categorical_columns_built_at_run_time_still_block():
+    source = LINEAR_CATEGORICAL.replace("columns = [", "columns = list([").replace("    make,\n]", "    make,\n])")
+    result = rewrite_text(source, "linear.py")
+    assert result.code == source and _blockers(result)
+
+
 def test_a_dnn_over_indicator_and_embedding_columns_converts_a_linear_one_blocks():
-    """dnn_regression.py: a DNN's indicator/embedding columns are read by DenseFeatures; a linear model keeps
-    one sparse weight per category, which DenseFeatures + Dense is not shown to match: reported."""
+    """dnn_regression.py: a DNN's indicator/embedding columns are read by DenseFeatures; a linear model over an
+    embedding (a DNN's column) is reported (its categorical columns convert: the test below)."""
     columns = ('''style = tf.feature_column.categorical_column_with_vocabulary_list("s", ["x", "y"])
 cols = [tf.feature_column.numeric_column("a"), tf.feature_column.indicator_column(style),
         tf.feature_column.embedding_column(style, dimension=2)]
@@ -302,3 +342,22 @@ def test_run_time_hidden_units_are_not_a_crash_and_target_tf_keras():
     assert not [d for d in result.diagnostics if d.code == "TFM999"]
     assert 'for units in args["hidden_units"]]' in result.code
     assert [d for d in result.diagnostics if d.code == "TFM320" and "hidden_units known only at run time" in d.message]
+
+
+@pytest.mark.parametrize("header, input_fn, warned", [
+    ("import iris_data\n", "lambda: iris_data.train_input_fn(x, y, 100)", True),
+    ("from iris_data import train_input_fn\n", "train_input_fn", True),
+    ("def train_input_fn():\n    return tf.data.Dataset.from_tensor_slices(({'a': [1.0]}, [0.0])).batch(1)\n",
+     "train_input_fn", False),
+    ("", "lambda: tf.data.Dataset.from_tensor_slices(({'a': [1.0]}, [0.0])).batch(1)", False),
+])
+def test_an_input_function_of_another_module_is_written_for_a_dataset_and_says_so(header, input_fn, warned):
+    """premade_estimator.py (survey 03): iris_data.py's input functions return `make_one_shot_iterator().get_next()`,
+    which Keras would take as one batch; that module is not read here, so the converted call gets TFM331."""
+    source = ("import tensorflow as tf\n" + header + "\ncolumns = [tf.feature_column.numeric_column(key=\"a\")]\n"
+              "model = tf.estimator.LinearRegressor(feature_columns=columns)\n"
+              f"model.train(input_fn={input_fn}, steps=2)\n")
+    result = rewrite_text(source, "premade.py")
+    assert not _blockers(result)
+    found = [d for d in result.diagnostics if d.code == "TFM331"]
+    assert bool(found) == warned and all(d.severity.name == "WARNING" for d in found)

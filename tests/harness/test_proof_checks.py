@@ -156,3 +156,19 @@ def test_results_of_the_programs_own_metrics_are_compared_where_both_have_them()
     assert plain_state.check_metrics(o, off, 1e-5, 1e-5)[1] == [
         "program metric test_loss differs at the end: original 0.2382, migrated 0.21 (rel diff 0.118)"]
     assert plain_state.check_metrics(side(), side(), 1e-5, 1e-5)[0] == "program metrics: none made by either program"
+
+
+def test_a_canned_estimators_average_loss_is_compared_by_value_with_the_metric_of_its_name():
+    """The canned head's `average_loss` is `tf1.metrics.mean` of its loss (kind `mean`); the converter writes it as
+    the loss's Keras metric of that name (canned_results.py): the numbers are compared, whatever the kinds say.
+    A metric the program itself named keeps the check of kinds (above)."""
+    kinds_o = {"average_loss": {"kind": "mean", "own": False}, "accuracy": {"kind": "accuracy", "own": False}}
+    o = side(eval_results=[{"loss": 5.0, "average_loss": 1.25, "accuracy": 0.5}], metric_kinds=kinds_o)
+    kinds_m = {"average_loss": {"kind": "SparseCategoricalCrossentropy", "own": True},
+               "accuracy": {"kind": "accuracy", "own": True}}
+    m = side(eval_results=[{"loss": 5.0, "average_loss": 1.25, "accuracy": 0.5}], metric_kinds=kinds_m)
+    scope, causes = checks.check_eval(o, m, 1e-5, 1e-5)
+    assert causes == [] and "average_loss [mean]" in scope and "accuracy" in scope
+    off = side(eval_results=[{"loss": 5.0, "average_loss": 1.5, "accuracy": 0.5}], metric_kinds=kinds_m)
+    assert checks.check_eval(o, off, 1e-5, 1e-5)[1] == [
+        "eval average_loss differs: original 1.25, migrated 1.5 (rel diff 0.2)"]

@@ -2,7 +2,10 @@
 of either side is accounted for: compared with its counterpart, or reported as having none.
 
 Order: a metric of the same name and the same (or an unknown) kind; then one of the same kind under another
-name (the TF1 key `rmse` against Keras' default name `root_mean_squared_error`). A metric the program asked
+name (the TF1 key `rmse` against Keras' default name `root_mean_squared_error`). A canned Estimator's automatic
+metric is compared by value with the migrated metric of its name whatever their kinds: its head computed it with
+`tf1.metrics.mean` of its own loss (`average_loss`), which the converter writes as the loss's Keras metric
+(rules/estimator/canned_results.py); the numbers say whether they agree. A metric the program asked
 for itself with a known kind and no counterpart makes the pair DIVERGED; one whose kind is unknown (a custom
 metric, a canned Estimator's automatic ones) is listed as not compared, as a name alone says nothing.
 """
@@ -28,7 +31,8 @@ def match(o, m, kinds_o, kinds_m):
     out, left_o, left_m = Matched(), list(o), list(m)
     for name in [n for n in left_o if n in left_m]:
         a, b = kind(kinds_o, name), kind(kinds_m, name)
-        if a and b and a != b:
+        canned = not (kinds_o.get(name) or {}).get("own", True)  # a canned head's own `average_loss` (a `mean`)
+        if a and b and a != b and not canned:
             out.other_kind.append((name, a, b))
         else:
             out.pairs.append((name, name, a or b))

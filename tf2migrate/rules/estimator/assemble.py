@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, templates, uses
+from tf2migrate.engine.emit import source
+from tf2migrate.rules.estimator import canned, linear_columns, plans, templates, uses
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.optimizers import compat_class
 from tf2migrate.rules.estimator.render import respell
@@ -68,6 +69,10 @@ def render_kept(stmt, prog, ctx, notes, orig=None):
         return respell(stmt.visit(_ReturnDataset(ctx, notes, places)), ctx)  # before respelling: names resolve
     columns = prog.model.columns_name if prog.model is not None else None
     if columns is not None and uses.assignment(stmt)[0] == columns.value:
+        indicators = prog.model.indicators if plans.canned(prog.model) else ()
+        if indicators:  # a linear model's categorical columns, where the list is written (linear_columns.py)
+            stmt = stmt.with_deep_changes(stmt.body[0], value=linear_columns.wrapped(
+                stmt.body[0].value, indicators, lambda name: source(ctx.emit.attribute(name))))
         return respell(stmt, ctx)
     helper = prog.model.columns_helper if prog.model is not None else None
     if helper is not None and isinstance(stmt, cst.FunctionDef) and stmt.name.value == helper:

@@ -29,7 +29,8 @@ def convertible(node, ctx, linear: bool) -> bool:
 
 
 def refusal(linear: bool) -> str:
-    return ("only numeric_column feature columns convert automatically in a linear estimator" if linear else
+    return ("only numeric_column feature columns, and categorical ones written in the estimator's list (not built at "
+            "run time), convert automatically in a linear estimator" if linear else
             "only numeric_column, indicator_column and embedding_column feature columns convert automatically")
 
 

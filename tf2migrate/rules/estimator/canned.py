@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst import matchers as m
 
-from tf2migrate.rules.estimator import built_columns, templates
+from tf2migrate.rules.estimator import built_columns, linear_columns, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
@@ -55,6 +55,7 @@ class CannedPlan(ModelPlan):
     predictions: object = None
     metrics: list = field(default_factory=list)  # canned_results.CannedMetric: the evaluate keys the program reads
     optimizer: object = None  # optimizers.Optimizer: a TF1 optimizer instance given as `optimizer=`
+    indicators: set = field(default_factory=set)  # positions of a linear model's categorical columns in its list
 
     @property
     def linear(self) -> bool:
@@ -108,9 +109,13 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
                                         "one, or a name assigned a call of a function of this file that only "
                                         "returns one: convert by hand"))
         return plan
-    for el in cols.elements:
+    given = bound.get("feature_columns")  # the list literal itself, or a name assigned one: wrapped where written
+    written = not isinstance(given, cst.Name) or isinstance(values.get(given.value), (cst.List, cst.Tuple))
+    for i, el in enumerate(cols.elements):
         v = el.value
-        if not built_columns.convertible(v, ctx, plan.linear):
+        if plan.linear and written and linear_columns.categorical(v, ctx, values):
+            plan.indicators.add(i)  # one weight per category: its indicator column (linear_columns.py)
+        elif not built_columns.convertible(values.get(v.value) if isinstance(v, cst.Name) else v, ctx, plan.linear):
             plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
     units = bound.get("hidden_units")
@@ -134,7 +139,7 @@ def keras3_inputs(plan: CannedPlan, ctx):
     if plan.built or run_time_units(plan):
         return None
     for call in plan.columns:
-        if ctx.resolve(call.func)[1] != built_columns.NUMERIC:
+        if not isinstance(call, cst.Call) or ctx.resolve(call.func)[1] != built_columns.NUMERIC:
             return None
         args = {(a.keyword.value if a.keyword else ("key", "shape")[i] if i < 2 else "?"): a.value
                 for i, a in enumerate(call.args)}
@@ -178,7 +183,8 @@ def functional_lines(inputs, layers, w) -> list:
 def model_lines(plan: CannedPlan, w) -> tuple:
     """(layers, loss, optimizer): expressions."""
     b, tf, dense = plan.bound, w.tf, w.tf("tf.keras.layers.Dense")
-    layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(b["feature_columns"])])]
+    listed = linear_columns.wrapped(b["feature_columns"], plan.indicators, tf)  # (a literal list in the call)
+    layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(listed)])]
     act = w.text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
     if not plan.linear:
         if run_time_units(plan):  # `hidden_units=args["hidden_units"]`: one Dense per count, read when built

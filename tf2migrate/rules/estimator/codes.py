@@ -6,7 +6,7 @@ from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
-WARNING_NOTES = {"TFM320", "TFM323", "TFM336"}  # notes of a converted program that a user must read
+WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331"}  # notes of a converted program that a user must read
 NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 
 
@@ -85,7 +85,11 @@ INFOS = (
           "DenseFeatures(columns) (Keras 3 has none, TFM320). TF1's canned estimators sum the loss over the batch "
           "and default to Adagrad(0.05) (DNN) or Ftrl(0.2) (linear: optimizer='Ftrl' at 0.2, whatever the number of "
           "columns). Columns built at run time (a comprehension, or an empty list appended numeric columns in a "
-          "loop) are kept as written and read by DenseFeatures (tf-keras, TFM320)."),
+          "loop) are kept as written and read by DenseFeatures (tf-keras, TFM320). A linear estimator's categorical "
+          "columns (vocabulary, hash bucket, identity, bucketized, crossed) written in its list become "
+          "indicator_column(column) there: DenseFeatures + Dense(1, zeros) keeps TF1's one weight per category "
+          "(an id outside the vocabulary adds nothing). A TF1 optimizer given as optimizer= becomes the Keras one "
+          "with TF1's numbers (TFM303)."),
     _info("TFM313", "forward-pass-shim", "model_fn forward pass that does not convert -> Keras layer with track_tf1_style_variables",
           "forward pass kept verbatim in a Keras layer (model-mapping shim)",
           "tf.compat.v1.keras.utils.track_tf1_style_variables lets a layer's call create tf1.get_variable and "
@@ -249,6 +253,16 @@ INFOS = (
           "example (logits, probabilities, class_ids, classes, all_class_ids, all_classes; logistic for two "
           "classes; predictions for a regressor): `predictions_of` computes it from model.predict's logits and "
           "`examples_of` unbatches it (TFM314). Other keys (auc, precision, label/mean...) still block."),
+    _info("TFM331", "input-fn-other-module", "an input function imported from another module -> Keras iterates "
+          "what it returns: it must return its dataset", "the input function comes from another module: check that "
+          "it returns its tf.data.Dataset",
+          "The Estimator called its input function and accepted a dataset or the tensors of an iterator's "
+          "get_next() (TF's get-started iris_data.py returns `dataset.make_one_shot_iterator().get_next()`). Keras' "
+          "fit, evaluate and predict iterate what the function returns: a dataset, as the converter makes the "
+          "input functions of the converted file return (TFM301), but from an iterator's tensors they would take "
+          "one batch for the whole input. A function of another module is not read by this conversion, so the "
+          "call is written as for a dataset and this warning says what to check there.",
+          severity=Severity.WARNING, fix="report only"),
     _info("TFM322", "estimator-other-module", "an Estimator built by a helper of another module: rewrite the "
           "whole package", "the Estimator comes from another module: pass the whole package to tf2migrate rewrite",
           "Trainer packages build the Estimator in one module (`model.build_estimator(config, params)` in model.py) "

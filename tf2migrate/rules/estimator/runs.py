@@ -13,6 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.engine.emit import source
+from tf2migrate.engine.imports import dotted
 from tf2migrate.rules.estimator import callbacks, exporters, hooks, templates
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.plans import StrategyKind
@@ -83,13 +84,27 @@ class Runs:
                                  f"data (`{source(self.prog.values[input_fn.value])}`), not a function: the "
                                  "Estimator would call it only once its results are read (TypeError: not "
                                  "callable), Keras at once; give an input function (numpy_input_fn(x=...))")
+            self._foreign(input_fn if fn is None else None, input_fn)
             return templates.call(input_fn.value, [])
         if isinstance(input_fn, cst.Lambda) and not input_fn.params.params:
+            self._foreign(input_fn.body.func if isinstance(input_fn.body, cst.Call) else None, input_fn)
             return self.w.text(input_fn.body)
         if isinstance(input_fn, cst.Call) and isinstance(self.prog.defs.get(input_fn_name(input_fn)), cst.FunctionDef):
             return templates.call(self.w.text(input_fn), [])  # make_input_fn(...) returns the input function
         raise Unreadable(input_fn, "input_fn that is not a function name, a lambda or a call of a function of this "
                          "file that makes one: convert by hand")
+
+    def _foreign(self, func, place) -> None:
+        """TFM331 when the input function is imported from a module this conversion does not read (TF's
+        iris_data.py): Keras iterates what it returns, which the Estimator's own form (`...get_next()`) is not."""
+        name = dotted(func) if func is not None else None
+        binding = self.ctx.imports.bindings.get(name.partition(".")[0]) if name else None
+        if binding is None or binding.assigned or self.ctx.resolve(func)[1] is not None:
+            return
+        self.notes.append((place, "TFM331", f"`{name}` comes from another module, which this conversion does not "
+                           "read: Keras iterates what it returns, so it must return its tf.data.Dataset; if it "
+                           "returns an iterator's tensors (`...make_one_shot_iterator().get_next()`), Keras gets "
+                           "one batch: return the dataset there"))
 
     def repeats(self, input_fn) -> bool:
         name = input_fn_name(input_fn)

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import general_metrics, general_read, general_setup, gradients, modes, tf1_style
-from tf2migrate.rules.estimator import training_flag
+from tf2migrate.rules.estimator import horovod, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -191,6 +191,8 @@ def _outputs(result) -> list:
 
 def _no_setup_read(stmts, env, checked=None) -> None:
     for stmt in stmts:
+        if horovod.wrapped_optimizer(stmt, env.ctx):
+            raise Unreadable(stmt, horovod.OPTIMIZER)
         name = env.setup_read(checked if checked is not None else stmt)
         if name is not None:
             raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import general_metrics, general_read, general_setup, gradients, modes, tf1_style
-from tf2migrate.rules.estimator import horovod, training_flag
+from tf2migrate.rules.estimator import horovod, made_once, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -53,6 +53,7 @@ class GeneralPlan(ModelPlan):
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
+    made_once: dict = field(default_factory=dict)  # id(forward statement) -> (name, Keras call) made in __init__
     outer_optimizers: frozenset = frozenset()  # names of optimizers made outside the model_fn that it applies
     name: str = "ModelFnModel"
 
@@ -111,10 +112,13 @@ def _train(fn, run, env, ctx, defs) -> GeneralPlan:
     minimized = {env.minimized.value} if env.minimized is not None else set()
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]) | minimized, ctx)
     _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
-    made = tf1_style.keras_made(forward, ctx, defs)
+    taken = {p.name.value for p in fn.params.params}
+    once = made_once.find(forward, ctx, defs, set(general_read.bound_in(fn.body.body)) | taken)
+    made = tf1_style.keras_made([s for s in forward if id(s) not in once], ctx, defs)
     if made is not None:
         raise Unreadable(made, tf1_style.KERAS_MADE)
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer, env.minimized)
+    result.made_once = once
     if env.applied is not None:  # compute_gradients ... apply_gradients: kept after the tape (gradients.py)
         result.train, result.gradients = gradients.split(rest_t, spec_t["loss"], ctx, env.optimizers,
                                                          general_read.bound_in)

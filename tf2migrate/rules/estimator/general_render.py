@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
-from tf2migrate.rules.estimator import made_once, tf1_style, training_flag
+from tf2migrate.rules.estimator import made_once, mode_twins, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
@@ -73,6 +73,8 @@ def model_class(gp, w) -> cst.ClassDef:
         else updated(gp.forward)
     forward = [_read_once(s, gp.made_once[id(o)][0], w) if id(o) in gp.made_once else s
                for s, o in zip(forward, gp.forward)]
+    twinned = {id(t) for t in gp.twins.values()}  # `training=True` here, False in the other modes: mode_twins.py
+    forward = [mode_twins.in_call(s) if id(o) in twinned else s for s, o in zip(forward, gp.forward)]
     loss, tail = _loss(gp.train_loss, w)
     target = gp.minimized.value if gp.minimized is not None else loss  # what the train op minimized
     scope = templates.current_scope(w)

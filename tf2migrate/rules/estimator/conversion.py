@@ -158,11 +158,8 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
         if prog.closure is not None:
             prog.closure.applied = made.outer_optimizers  # made anew by build_model: out of the builder
         return made
-    except Unreadable as problem:  # the default path's reason is the one to fix, with what no path keeps (contrib,
-        problem.code = problem.code or "TFM302"  # collections); the rest of the idiomatic reader's, it would keep
-        model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]  # and a finding of
-                                         if general_read.fatal(p.node, ctx) or p.code not in (None, "TFM302")]  # its own
-        model.forward_blockers[:] = []
+    except Unreadable as problem:  # the default path's reason is the one to fix (the rest: it would keep them)
+        _default_path_blockers(model, problem, ctx)
         return None
 
 
@@ -177,9 +174,19 @@ def _keep_true_blockers(prog, model, ctx) -> None:
         outer = {name: read_optimizer(value, ctx) for name, (_, value) in prog.closure.optimizers(ctx).items()} \
             if prog.closure is not None else {}
         general.plan(model, ctx, defs, params_optimizer.given(prog.bound, prog.values), outer)
-    except Unreadable:
+    except Unreadable as problem:  # the default path's reason, with what no path keeps, as when nothing else blocks
+        _default_path_blockers(model, problem, ctx)
         return
     model.blockers[:], model.forward_blockers[:] = [], []
+
+
+def _default_path_blockers(model, problem, ctx) -> None:
+    """The model_fn's findings when the default path does not take it either: its reason first, then what no path
+    keeps (contrib, collections) and the idiomatic reader's findings of another code."""
+    problem.code = problem.code or "TFM302"
+    model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]
+                                     if general_read.fatal(p.node, ctx) or p.code not in (None, "TFM302")]
+    model.forward_blockers[:] = []
 
 
 def _more_blockers(prog, ctx, original) -> None:

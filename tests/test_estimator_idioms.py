@@ -58,11 +58,13 @@ def test_columns_helper_with_more_than_a_return_blocks_with_a_true_message():
 def test_unread_forward_pass_does_not_claim_there_is_no_minimize():
     """r1 mnist's model_fn: a Keras model from a helper, then the mode branches, `train_op=optimizer.minimize(...)`."""
     source = (IDIOMS / "keras_model_in_branches.before.py").read_text(encoding="utf-8")
-    messages = [m for _, m in _blockers(rewrite_text(source, "mnist.py"))]
+    result = rewrite_text(source, "mnist.py")
+    messages = [m for _, m in _blockers(result)]
     assert "train_op=optimizer.minimize(" in source
     assert not any(m.startswith("no `optimizer.minimize(loss)` found") for m in messages)
-    # the default path (TFM321) reads the training step; what blocks is the Keras model the helper makes at each call
-    assert any(m.startswith("a Keras layer or model made in the model_fn's forward pass") for m in messages)
+    # the default path (TFM321) reads the training step and makes the helper's Keras model once (made_once.py)
+    assert messages == [] and "TFM321" in {d.code for d in result.diagnostics}
+    assert "self.model = create_model()" in result.code and "model = self.model" in result.code
 
 
 def test_a_model_fn_made_by_a_closure_builder_converts_under_tpu_estimator_with_its_predict_loop():

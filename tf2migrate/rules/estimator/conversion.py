@@ -131,9 +131,12 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
     a strategy or TPU; its reason is added to the blockers when it does not apply either."""
     if model is None or model.path is not ModelPath.IDIOMATIC \
             or not (model.blockers or model.forward_blockers or prog.closure is not None) \
-            or prog.blockers or not ctx.allowed(model.node, "TFM321"):
+            or not ctx.allowed(model.node, "TFM321"):
         return None
     if any(isinstance(p.node, cst.Parameters) for p in model.blockers):  # not (features, labels, mode, params)
+        return None
+    if prog.blockers:  # blocked elsewhere: the model_fn's findings are only those the default path would keep
+        _keep_true_blockers(prog, model, ctx)
         return None
     try:
         kind = strategy.choose(prog, ctx)
@@ -157,12 +160,35 @@ def _general(prog, model, ctx) -> Optional[general.GeneralPlan]:
         if prog.closure is not None:
             prog.closure.applied = made.outer_optimizers  # made anew by build_model: out of the builder
         return made
-    except Unreadable as problem:  # the default path's reason is the one to fix, with what no path keeps (contrib,
-        problem.code = problem.code or "TFM302"  # collections); the rest of the idiomatic reader's, it would keep
-        model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]  # and a finding of
-                                         if general_read.fatal(p.node, ctx) or p.code not in (None, "TFM302")]  # its own
-        model.forward_blockers[:] = []
+    except Unreadable as problem:  # the default path's reason is the one to fix (the rest: it would keep them)
+        _default_path_blockers(model, problem, ctx)
         return None
+
+
+def _keep_true_blockers(prog, model, ctx) -> None:
+    """A program blocked outside its model_fn (a replicate_model_fn switch, hooks of another module): when the
+    model_fn itself converts on the default path, the idiomatic reader's findings on it are not what to fix, so they
+    go."""
+    try:
+        if strategy.choose(prog, ctx) not in GENERAL_STRATEGIES:
+            return
+        defs = {**prog.defs, **(prog.closure.defs() if prog.closure is not None else {})}
+        outer = {name: read_optimizer(value, ctx) for name, (_, value) in prog.closure.optimizers(ctx).items()} \
+            if prog.closure is not None else {}
+        general.plan(model, ctx, defs, params_optimizer.given(prog.bound, prog.values), outer)
+    except Unreadable as problem:  # the default path's reason, with what no path keeps, as when nothing else blocks
+        _default_path_blockers(model, problem, ctx)
+        return
+    model.blockers[:], model.forward_blockers[:] = [], []
+
+
+def _default_path_blockers(model, problem, ctx) -> None:
+    """The model_fn's findings when the default path does not take it either: its reason first, then what no path
+    keeps (contrib, collections) and the idiomatic reader's findings of another code."""
+    problem.code = problem.code or "TFM302"
+    model.blockers[:] = [problem] + [p for p in [*model.blockers, *model.forward_blockers]
+                                     if general_read.fatal(p.node, ctx) or p.code not in (None, "TFM302")]
+    model.forward_blockers[:] = []
 
 
 def _more_blockers(prog, ctx, original) -> None:

@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator import general_metrics, general_read, general_setup, gradients, modes, tf1_style
-from tf2migrate.rules.estimator import keras_once, training_flag
+from tf2migrate.rules.estimator import horovod, keras_once, made_once, mode_twins, training_flag
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.render import names_in
@@ -54,6 +54,8 @@ class GeneralPlan(ModelPlan):
     tf1_forward: list = field(default_factory=list)  # what `call` still runs TF1-style (tf1_style.py, TFM336)
     tf1_steps: list = field(default_factory=list)  # what the steps still run TF1-style (the model_fn's loss)
     schedule: object = None
+    twins: dict = field(default_factory=dict)  # id(EVAL/PREDICT statement) -> its forward twin (mode_twins.py)
+    made_once: dict = field(default_factory=dict)  # id(forward statement) -> (name, Keras call) made in __init__
     outer_optimizers: frozenset = frozenset()  # names of optimizers made outside the model_fn that it applies
     name: str = "ModelFnModel"
 
@@ -67,6 +69,8 @@ def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     runs = _runs(fn, ctx)
     env = general_setup.Env(ctx, defs, params, outer)
     result = _train(fn, runs["TRAIN"], env, ctx, defs)
+    forward = {id(s) for s in result.forward}
+    result.twins = {k: t for k, t in mode_twins.find(runs).items() if id(t) in forward}  # `training=True`/`False`
     _evaluate(result, runs["EVAL"], env, ctx, defs)
     _predict(result, runs["PREDICT"], env)
     _check_steps(result, env, ctx)
@@ -74,7 +78,7 @@ def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     if not result.outputs:
         raise Unreadable(fn.name, "no tensor of the forward pass reaches the loss: convert by hand")
     helpers = {name for name, d in defs.items() if isinstance(d, cst.FunctionDef)}
-    result.training = any(training_flag.uses(s, ctx) for s in result.forward)
+    result.training = any(training_flag.uses(s, ctx) for s in result.forward) or bool(result.twins)
     result.notes = env.notes
     result.outer_optimizers = frozenset(env.outer_used)
     result.tf1_forward = tf1_style.parts(result.forward, ctx, helpers)
@@ -112,8 +116,11 @@ def _train(fn, run, env, ctx, defs) -> GeneralPlan:
     minimized = {env.minimized.value} if env.minimized is not None else set()
     forward, rest_t = general_read.split_forward(kept_t, names_in(spec_t["loss"]) | minimized, ctx)
     _no_setup_read(forward, env)  # first: a wrapped optimizer (`hvd.DistributedOptimizer(opt)`) is why it blocks
+    taken = {p.name.value for p in fn.params.params}
+    once = made_once.find(forward, ctx, defs, set(general_read.bound_in(fn.body.body)) | taken)
     result = GeneralPlan(fn, forward, [], rest_t, spec_t["loss"], optimizer, env.minimized)
-    result.keras_keys = keras_once.keys(forward, ctx, defs)  # `Dense(8)(x)` in the forward pass: made once (TFM327)
+    result.made_once = once
+    result.keras_keys = keras_once.keys([s for s in forward if id(s) not in once], ctx, defs)  # `Dense(8)(x)`: TFM327
     if result.keras_keys and not ctx.allowed(fn, keras_once.CODE):
         raise Unreadable(fn.name, tf1_style.KERAS_MADE)
     if result.keras_keys:
@@ -139,14 +146,14 @@ def _only_default(value, stmts, env) -> bool:
 def _not_stepped(result) -> set:
     """Statements test_step and predict_step do not repeat: the forward pass (in `call`), the gradients (computed
     in TF1's EVAL graph too, never run there)."""
-    return {id(s) for s in [*result.forward, *result.gradients]}
+    return {id(s) for s in [*result.forward, *result.gradients]} | set(result.twins)
 
 
 def _evaluate(result, run, env, ctx, defs) -> None:
     evaluate, spec_e = run
     if spec_e.get("loss") is None or _only_default(spec_e["loss"], evaluate, env):
         return
-    seen = {id(s) for s in evaluate}
+    seen = {id(s) for s in evaluate} | {id(result.twins[id(s)]) for s in evaluate if id(s) in result.twins}
     for stmt in result.forward:
         if id(stmt) not in seen:
             raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
@@ -194,6 +201,8 @@ def _outputs(result) -> list:
 
 def _no_setup_read(stmts, env, checked=None) -> None:
     for stmt in stmts:
+        if horovod.wrapped_optimizer(stmt, env.ctx):
+            raise Unreadable(stmt, horovod.OPTIMIZER)
         name = env.setup_read(checked if checked is not None else stmt)
         if name is not None:
             raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import emit, gradients, modes, regularization, statement_paths, templates
-from tf2migrate.rules.estimator import general_tpu, keras_once, tf1_style, training_flag
+from tf2migrate.rules.estimator import general_tpu, keras_once, made_once, mode_twins, tf1_style, training_flag
 from tf2migrate.rules.estimator.render import names_in
 
 CLASS = '''class {name}({model}):
@@ -71,6 +71,10 @@ def model_class(gp, w) -> cst.ClassDef:
     updated = lambda stmts: [statement_paths.follow(fn.body.body, places[id(s)]) for s in stmts]  # noqa: E731
     forward = [s.visit(training_flag.Training(w.ctx)) for s in updated(gp.forward)] if gp.training \
         else updated(gp.forward)
+    forward = [_read_once(s, gp.made_once[id(o)][0], w) if id(o) in gp.made_once else s
+               for s, o in zip(forward, gp.forward)]
+    twinned = {id(t) for t in gp.twins.values()}  # `training=True` here, False in the other modes: mode_twins.py
+    forward = [mode_twins.in_call(s) if id(o) in twinned else s for s, o in zip(forward, gp.forward)]
     if gp.keras_keys:  # `Dense(8)(x)`: made at the first call only (keras_once.py, TFM327)
         once = keras_once.Once(w.ctx, w.prog.defs, gp.keras_keys)
         forward = [s.visit(once) for s in forward]
@@ -80,11 +84,11 @@ def model_class(gp, w) -> cst.ClassDef:
     made = templates.statement(
         CLASS, w, name=gp.name, model=w.tf("tf.keras.Model"), docstring=DOCSTRING.format(fn=gp.node.name.value),
         init_params=templates.parameters("self", *(["params"] if gp.uses_params else [])).with_changes(
-            star_kwarg=cst.Param(cst.Name("kwargs"))), init=_init(gp, w),
+            star_kwarg=cst.Param(cst.Name("kwargs"))), init=_init(gp, w) + _made_once(gp, w, updated),
         metrics="[self.loss_tracker, *self.eval_metrics.values()]" if gp.metrics else "[self.loss_tracker]",
         track=w.tf("tf.compat.v1.keras.utils.track_tf1_style_variables"), scope=scope,
         call_params=templates.parameters("self", "features", **({"training": "None"} if gp.training else {})),
-        read_params=_read_params(gp.forward, w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
+        read_params=_read_params([s for s in gp.forward if id(s) not in gp.made_once], w), forward=_first(forward), outputs=", ".join(gp.outputs), tf=tf,
         train=_step(_head(gp, "True", w), updated(gp.train), gp.train, w, "TRAIN") + tail + _replica_scale(target, w),
         loss=loss, apply=_apply(gp, "scaled_loss" if _scaled(w) else target, w, updated),
         test_step=_test_step(gp, w, updated), predict_step=_predict_step(gp, w, updated), unpack=_unpack(gp, w))
@@ -140,6 +144,23 @@ def _init(gp, w) -> list:
             for m in gp.metrics])
         out.append(templates.fitted("self.eval_metrics = {call}", w, 2, call=made))
     return out
+
+
+def _made_once(gp, w, updated) -> list:
+    """`self.model = Model(params["data_format"])`: each Keras object the forward pass made, made once (made_once.py)."""
+    out = []
+    for stmt in gp.forward:
+        if id(stmt) in gp.made_once:
+            name = gp.made_once[id(stmt)][0]
+            value = updated([stmt])[0].body[0].value
+            out.append(templates.statement("self.{attr} = {value}", w, attr=made_once.attribute(name), value=value))
+    return out
+
+
+def _read_once(stmt, name: str, w) -> cst.BaseStatement:
+    """The forward pass's `model = Model(...)` as `model = self.model`, its comments kept."""
+    made = templates.statement("{name} = self.{attr}", w, name=name, attr=made_once.attribute(name))
+    return made.with_changes(leading_lines=stmt.leading_lines)
 
 
 def _head(gp, training: str, w) -> cst.BaseStatement:

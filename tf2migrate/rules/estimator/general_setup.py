@@ -66,7 +66,7 @@ class Env:
             if target is None or not self._setup(target, value):
                 out.append(stmt)
             elif not (isinstance(value, cst.Name) and value.value == "None") \
-                    and self.set_up.setdefault(target, value) is not value and not spec.is_cross_shard(value, self.ctx):
+                    and self.set_up.setdefault(target, value) is not value and not _wraps(value, self.ctx):
                 raise Unreadable(stmt, f"`{target}` is set up twice (an optimizer or train op chosen by a test?): "
                                  "the conversion makes one Keras optimizer; choose it before the model_fn or convert "
                                  "by hand")
@@ -100,7 +100,7 @@ class Env:
         if isinstance(value, cst.Call) and spec.is_update_ops(value, ctx):
             self.update_ops.add(name)  # Keras layers update their own state (batch norm's moving averages)
             return True
-        if spec.is_cross_shard(value, ctx) and len(value.args) == 1 and isinstance(value.args[0].value, cst.Name) \
+        if _wraps(value, ctx) and len(value.args) == 1 and isinstance(value.args[0].value, cst.Name) \
                 and value.args[0].value.value in self.optimizers:  # TF2 strategies sum the replicas' gradients
             self.optimizers[name] = self.optimizers[value.args[0].value.value]
             return True
@@ -201,6 +201,13 @@ class Env:
 
     def _locals(self) -> set:
         return set(self.optimizers) | set(self.train_ops) | set(self.metric_calls)
+
+
+def _wraps(value, ctx) -> bool:
+    """`CrossShardOptimizer(opt)` (TPU) or `tf.contrib.estimator.TowerOptimizer(opt)` (replicate_model_fn's towers):
+    the replicas' gradients summed, which a TF2 strategy does itself for the Keras optimizer."""
+    return spec.is_cross_shard(value, ctx) or isinstance(value, cst.Call) \
+        and ctx.resolve(value.func)[1] == "tf.contrib.estimator.TowerOptimizer"
 
 
 def _names_a_tensor(stmt, ctx) -> bool:

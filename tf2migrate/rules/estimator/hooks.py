@@ -15,6 +15,7 @@ from typing import Optional
 import libcst as cst
 
 from tf2migrate.rules.estimator.args import Unreadable, bind, literal
+from tf2migrate.rules.estimator import horovod
 
 STOP = "tf.train.StopAtStepHook"
 LOGGING = "tf.train.LoggingTensorHook"
@@ -116,6 +117,9 @@ def read_hooks(expr, prog, ctx, local=None, tensors=frozenset()) -> HookPlan:
                              "run_every_steps", "min_steps"} or literal(bound.get("min_steps", cst.Integer("0"))) != 0:
                 raise Unreadable(call, "early stopping with eval_dir or min_steps: use EarlyStopping by hand")
             plan.early = Early(bound["metric_name"], bound["max_steps_without_decrease"], EARLY[canonical], call)
+        elif horovod.names(prog.values.get(call.value) if isinstance(call, cst.Name) else call, ctx,
+                           "BroadcastGlobalVariablesHook"):
+            raise Unreadable(el.value, horovod.HOOK)
         else:
             raise Unreadable(el.value, "this hook has no automatic Keras callback: write a "
                              "tf.keras.callbacks.Callback by hand")

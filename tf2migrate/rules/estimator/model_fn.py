@@ -54,8 +54,16 @@ def read_model_fn(fn: cst.FunctionDef, ctx, defs=None) -> IdiomaticPlan:
     """`defs`: the module's top-level functions (a TPU `metric_fn` may be one)."""
     params = [p.name.value for p in fn.params.params]
     plan = IdiomaticPlan(fn, chain.Chain())
+    unknown = sorted(set(params) - ALLOWED_PARAMS - {"self"})
+    if unknown or "features" not in params:  # what TF's verify_model_fn_args refuses in Estimator(...)
+        why = f"has parameter{'s' if len(unknown) > 1 else ''} {', '.join(f'`{p}`' for p in unknown)}" if unknown \
+            else "has no parameter `features`"
+        plan.block(fn.params, f"model_fn {why}: TF's Estimator passes features, labels, mode, params and config by "
+                   "name only and refuses any other model_fn with a ValueError when it is built (TF 1.x and 2.x "
+                   "alike), so this program does not run as written; rename the parameter (`labels`?), then convert")
+        return plan
     if isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg or fn.params.kwonly_params \
-            or set(params) - ALLOWED_PARAMS or "features" not in params:
+            or "self" in params:
         plan.block(fn.params, "model_fn parameters other than (features, labels, mode, params, config): convert by "
                    "hand")
         return plan

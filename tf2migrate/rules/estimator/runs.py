@@ -168,6 +168,11 @@ class Runs:
         """The `evaluate` call; under ParameterServerStrategy a one-pass input is named first (two statements)."""
         w, out = self.w, []
         ds, steps = self.dataset(input_fn, evaluation=True), w.text(steps) if steps is not None else None
+        if w.per_replica_input and "eval_distribute" in self.prog.config \
+                and not takes_context(self.prog.defs.get(input_fn_name(input_fn) or "")):
+            # RunConfig(eval_distribute=...): TF1 gave every replica its own batch in evaluate too
+            ds = templates.expression("{s}.distribute_datasets_from_function(lambda _: {dataset})", w, dataset=ds,
+                                      s=w.strategy_var)
         if steps is None and w.kind is StrategyKind.PARAMETER_SERVER:
             name = w.fresh("eval_dataset")
             out.append(templates.statement("{name} = {dataset}", w, name=name, dataset=ds))

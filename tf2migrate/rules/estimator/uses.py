@@ -30,6 +30,9 @@ def assignment(stmt):
     return None, None
 
 
+REPLICATE = ("tf.contrib.estimator.replicate_model_fn",)
+
+
 def method_of(value, var: str):
     """`run` in `<var>.run(...)`: the method a call of the Estimator variable `var` names, else None."""
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
@@ -114,6 +117,7 @@ class Uses(cst.CSTVisitor):
         if prog.builder is not None:
             self.owned.add(prog.builder.fn.name.value)
         self._ok: set = set()
+        self._replicated: set = set()  # ids of names given to or bound from replicate_model_fn
         self.repeated: set = set()  # ids of run calls that may run more than once (in a loop or a nested def)
         self._loops = 0
 
@@ -150,8 +154,19 @@ class Uses(cst.CSTVisitor):
     leave_For = leave_While = leave_FunctionDef = leave_Lambda = leave_ClassDef = _leave
     leave_ListComp = leave_SetComp = leave_DictComp = leave_GeneratorExp = _leave
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if isinstance(node.value, cst.Call) and callee(node.value, self.ctx) in REPLICATE:
+            self._replicated.update(id(t.target) for t in node.targets)  # `model_function = replicate_model_fn(..)`
+            self._replicated.update(id(a.value) for a in node.value.args)
+
     def visit_Name(self, node: cst.Name) -> None:
-        if node.value in self.owned and id(node) not in self._ok:
+        if node.value in self.owned and id(node) not in self._ok and id(node) in self._replicated:
+            self.problems.append(Unreadable(node, f"`{node.value}` goes through tf.contrib.estimator."
+                                            "replicate_model_fn (TF1's multi-GPU towers, with TowerOptimizer in the "
+                                            "model_fn), which TF2 lacks: a tf.distribute.MirroredStrategy does it; "
+                                            "give it as RunConfig(train_distribute=...) (what the conversion reads), "
+                                            "or convert by hand"))
+        elif node.value in self.owned and id(node) not in self._ok:
             self.problems.append(Unreadable(node, f"`{node.value}` is used in a way the Estimator conversion does "
                                             "not rewrite: convert this use by hand, then run tf2migrate again"))
 

@@ -132,6 +132,12 @@ def not_given(prog, ctx) -> Optional[str]:
     """Why a model_fn imported from another module (`from trainer.model import model_fn`) is not converted here
     when that module was not given with this one, or None when the model_fn is not imported."""
     fn = prog.bound.get("model_fn")
+    built = prog.values.get(fn.value) if isinstance(fn, cst.Name) and fn.value not in prog.defs else None
+    if isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) and ctx.tree is not None:
+        module = imported_modules(ctx.tree, getattr(ctx.package, "name", None) or "_").get(dotted(built.func.value))
+        if module is not None and module[0].split(".")[0] not in ("tensorflow", "tensorflow_estimator"):
+            return (f"the model_fn is the closure `{dotted(built.func)}(...)` returns, a model_fn builder of another "
+                    "module: a builder converts only in the program's module (move it there) or by hand")
     head = dotted(fn.value) if isinstance(fn, cst.Attribute) else fn.value if isinstance(fn, cst.Name) else None
     if ctx.tree is None or head is None or fn is None or (isinstance(fn, cst.Name) and fn.value in prog.defs):
         return None

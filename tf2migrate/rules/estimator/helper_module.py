@@ -109,7 +109,8 @@ def _driver(ctx, name: str):
         flat = scope.flatten(nb.module, nb.module, analyze.builds_estimator(nb.module, nb.ctx))
         prog = analyze.find(flat.original, nb.ctx) if flat is not None else None
     b = other_module.external(prog) if prog is not None else None
-    if type(b) is not other_module.External or b.owner.name != ctx.package.name or not isinstance(prog.bound.get("model_fn"), cst.Name):
+    if type(b) is not other_module.External or b.owner.name != ctx.package.name \
+            or not isinstance(prog.bound.get("model_fn"), cst.Name):  # (a ModelFnOf is imported_model_fn.py's)
         return None
     return nb, prog
 

@@ -19,6 +19,8 @@ from typing import Optional
 from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.package_builders import CALLS_ESTIMATOR, builds_in_functions, calls_in_functions, helpers_of
 
+_SPEC = re.compile(r"EstimatorSpec\s*\(")  # TPUEstimatorSpec too
+
 
 @dataclass(frozen=True)
 class PackageView:
@@ -45,6 +47,8 @@ class _Module:
     helpers: dict = field(default_factory=dict)  # helper name -> line
     imports: set = field(default_factory=set)  # dotted names of modules it imports from (absolute)
     builds: bool = False  # a top-level function of it calls an Estimator class (a helper TFM322 can name)
+    calls: bool = False  # its text calls an Estimator class (it may train one)
+    specs: bool = False  # its text makes an EstimatorSpec (a model_fn a program of another module may use)
     tree: Optional[ast.Module] = None  # its `ast`, for `_read_imports`
 
 
@@ -122,14 +126,19 @@ def _modules(files: dict) -> dict:
     modules = {}
     for path, name in named.items():
         if CALLS_ESTIMATOR.search(files[path]) and (m := _read(name, path, files[path])) is not None:
-            modules[name] = m
+            modules[name], m.calls = m, True
     builders = {name.rsplit(".", 1)[-1] for name, m in modules.items() if m.builds}
-    if not builders:
+    specs = {path: name for path, name in named.items() if _SPEC.search(files[path])} if modules else {}
+    if not builders and not specs:
         return {}
-    mentions = re.compile(r"\b(" + "|".join(sorted(map(re.escape, builders))) + r")\b")
-    for path, name in named.items():
-        if name not in modules and mentions.search(files[path]) and (m := _read(name, path, files[path])):
-            modules[name] = m
+    if builders:
+        mentions = re.compile(r"\b(" + "|".join(sorted(map(re.escape, builders))) + r")\b")
+        for path, name in named.items():
+            if name not in modules and mentions.search(files[path]) and (m := _read(name, path, files[path])):
+                modules[name] = m
+    for path, name in specs.items():  # a model_fn's module: a program of another module may pass it (TFM342)
+        if (m := modules.get(name) or _read(name, path, files[path])) is not None:
+            modules[name], m.specs = m, True
     for m in modules.values():
         _read_imports(m)
     return modules
@@ -141,6 +150,9 @@ def scan(files: dict) -> dict:
     deps = {name: set() for name in modules}
     for name, m in modules.items():
         for other in m.imports:
+            if other != name and other in modules and modules[other].specs and m.calls:
+                deps[name].add(other)  # a program reads the model_fn modules it imports, and they read it
+                deps[other].add(name)
             if other != name and other in modules and modules[other].builds:
                 deps[name].add(other)  # a program reads the modules it imports that build Estimators...
                 if modules[other].helpers:

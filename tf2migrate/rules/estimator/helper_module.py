@@ -30,7 +30,9 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     ctx = plugin.ctx
     helpers = builders.find(original, lambda value: analyze.is_estimator(value, ctx))
     if not helpers:
-        return None
+        from tf2migrate.rules.estimator import imported_model_fn
+
+        return imported_model_fn.convert(plugin, original, updated)
     drivers = [found for found in map(lambda n: _driver(ctx, n[0]), ctx.package.modules if ctx.package else ())
                if found is not None]
     if not drivers:
@@ -55,34 +57,42 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
         ctx.report(here.call, "TFM302", f"`{name}`'s model_fn is not a function defined at the top level of this "
                    "module: convert by hand", fixable=False)
         return updated
-    plan = read_model_fn(defs[fn.value], ctx, defs)
+    return write(plugin, original, updated, (nb, prog), defs[fn.value], here.call, defs[name])
+
+
+def write(plugin, original: cst.Module, updated: cst.Module, driver_of, model_fn, site, helper):
+    """This module with `model_fn` written as the Keras builder the program of `driver_of` (neighbour, program)
+    calls, and without `helper` (None: no helper goes); or `updated` after reporting at `site` why not."""
+    ctx, (nb, prog) = plugin.ctx, driver_of
+    defs = {s.name.value: s for s in original.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+    plan = read_model_fn(model_fn, ctx, defs)
     driver = type(plugin)(nb.ctx)
     converted = driver.leave_module(nb.module, nb.module) is not nb.module and _converts(ctx, nb)
     w_d = getattr(driver, "writer", None)
     if not converted or w_d is None:
         for problem in assemble.one_per_line(plan.blockers or plan.forward_blockers, ctx):
             ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
-        ctx.report(here.call, "TFM302", f"the program in {other_module.shown(ctx, nb.path)} that trains `{name}`'s "
-                   "Estimator does not convert (see the findings there): this module stays as it is with it",
-                   fixable=False)
+        ctx.report(site, "TFM302", f"the program in {other_module.shown(ctx, nb.path)} that trains the Estimator "
+                   f"of `{prog.builder.fn.name.value}` does not convert (see the findings there): this module stays as "
+                   "it is with it", fixable=False)
         return updated
-    new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(defs[fn.value]))
+    new_prog = dataclasses.replace(w_d.prog, defs=defs, model=plan, model_fn_index=original.body.index(model_fn))
     w = emit.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
     other_module.public(w)  # the names the program calls (other_module.owner_writer)
     w.program_predicts = emit.predicts(nb.module, w_d.prog.var)
     shown = other_module.shown(ctx, nb.path)
-    if not ctx.report(here.call, "TFM301", f"the model_fn became `{w.build_name}`, which {shown} now calls "
+    if not ctx.report(site, "TFM301", f"the model_fn became `{w.build_name}`, which {shown} now calls "
                       "(its Estimator program is converted with this module)"):
         return updated
-    body = _body(original, updated, new_prog.model_fn_index, defs[name], w, plan)
+    body = _body(original, updated, new_prog.model_fn_index, helper, w, plan)
     notes = list(plan.notes) + conversion_notes(new_prog, ctx, w_d.kind, None, None)
     for node, code, message in notes:
         if other_module.own(ctx, node):
             ctx.report(node, code, message, severity=Severity.INFO)
     _, why = target.choose(ctx.selection.target, w_d.kind, None, plan, ctx)
     if why:
-        ctx.report(here.call, "TFM320", why, severity=Severity.WARNING)
+        ctx.report(site, "TFM320", why, severity=Severity.WARNING)
         body = target.with_legacy_switch(body, updated)
     return updated.with_changes(body=body)
 
@@ -99,7 +109,8 @@ def _driver(ctx, name: str):
         flat = scope.flatten(nb.module, nb.module, analyze.builds_estimator(nb.module, nb.ctx))
         prog = analyze.find(flat.original, nb.ctx) if flat is not None else None
     b = other_module.external(prog) if prog is not None else None
-    if b is None or b.owner.name != ctx.package.name or not isinstance(prog.bound.get("model_fn"), cst.Name):
+    if type(b) is not other_module.External or b.owner.name != ctx.package.name \
+            or not isinstance(prog.bound.get("model_fn"), cst.Name):  # (a ModelFnOf is imported_model_fn.py's)
         return None
     return nb, prog
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, closures, exporters, keras_estimator, other_model_fn, other_module
+from tf2migrate.rules.estimator import canned, closures, exporters, imported_model_fn, keras_estimator, other_model_fn
+from tf2migrate.rules.estimator import other_module
 from tf2migrate.rules.estimator import render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
@@ -129,6 +130,10 @@ def _model(module, prog, ctx) -> None:
     if other_module.external(prog) is not None:
         other_model_fn.read_model(prog, ctx)
         return
+    if prog.builder is None and (found := imported_model_fn.find(prog, ctx)) is not None:
+        prog.builder = found  # `Estimator(model_fn=model.model_fn)`: converted as a helper of that module is
+        imported_model_fn.read(prog, ctx)
+        return
     if callee(prog.call, ctx) in canned.CANNED:
         prog.model = canned.read(prog.call, prog.bound, ctx, prog.values, prog.defs, module)
         return
@@ -143,8 +148,8 @@ def _model(module, prog, ctx) -> None:
         return
     fn = prog.bound.get("model_fn")
     if not isinstance(fn, cst.Name) or not isinstance(prog.defs.get(fn.value), cst.FunctionDef):
-        prog.blockers.append(Unreadable(fn or prog.call, "model_fn is not a function defined at the top level "
-                                        "of this file: convert by hand"))
+        prog.blockers.append(Unreadable(fn or prog.call, imported_model_fn.not_given(prog, ctx) or "model_fn is not "
+                                        "a function defined at the top level of this file: convert by hand"))
         return
     for i, stmt in enumerate(module.body):
         if stmt is prog.defs[fn.value]:

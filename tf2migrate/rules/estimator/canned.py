@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst import matchers as m
 
-from tf2migrate.rules.estimator import built_columns, templates
+from tf2migrate.rules.estimator import built_columns, canned_combined, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
 
@@ -32,6 +32,7 @@ CANNED = {
                                       "label_vocabulary", "optimizer", "config", "partitioner", "warm_start_from",
                                       "loss_reduction", "sparse_combiner"),
 }
+CANNED.update(canned_combined.SIGNATURES)  # DNNLinearCombined: a WideDeepModel (canned_combined.py)
 SUPPORTED = {"hidden_units", "feature_columns", "model_dir", "label_dimension", "n_classes", "activation_fn",
              "config"}
 
@@ -67,6 +68,8 @@ class CannedPlan(ModelPlan):
 
 def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
+    if canonical in canned_combined.SIGNATURES:
+        return canned_combined.read(CannedPlan, canonical, bound, call)
     plan = CannedPlan(canonical, bound)
     for name, value in bound.items():
         if name not in SUPPORTED:

@@ -118,6 +118,8 @@ class Writer:
             lr = "learning_rate" if schedule is not None else self.text(plan.optimizer.learning_rate)
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
+        if plans.canned(plan):  # add_metrics' metrics (estimator_wrappers.py)
+            metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         inputs = canned.keras3_inputs(plan, self.ctx) if plans.canned(plan) else None
         if inputs is not None and self.target == "keras3":
             made = canned.functional_lines(inputs, layers[1:], self)

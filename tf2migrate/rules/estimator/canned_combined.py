@@ -99,3 +99,21 @@ def model_lines(plan, w) -> tuple:
     adagrad = templates.call(tf("tf.keras.optimizers.Adagrad"), ["0.001", accumulator,
                                                                  templates.arg("0.0", "epsilon")])
     return made, loss, templates.one_per_line(cst.List([cst.Element(ftrl), cst.Element(adagrad)]), w)
+
+
+def saved(stmt, w):
+    """`model.save(path)` of a WideDeepModel without its optimizers: Keras 2 saves `optimizer.get_config()`, which a
+    list of two optimizers does not have (measured: AttributeError after training); the export serves, it does
+    not resume training."""
+    if not is_combined(w.prog.model):
+        return stmt
+
+    class _NoOptimizer(cst.CSTTransformer):
+        def leave_Call(self, original, updated):
+            func = updated.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "save" and isinstance(func.value, cst.Name) \
+                    and func.value.value == w.model_var:
+                return updated.with_changes(args=[*updated.args, templates.arg("False", "include_optimizer")])
+            return updated
+
+    return stmt.visit(_NoOptimizer())

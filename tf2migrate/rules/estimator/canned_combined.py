@@ -14,8 +14,6 @@ exists in TF 2.15's Keras and tf-keras, not in Keras 3: the file targets tf-kera
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import libcst as cst
 
 from tf2migrate.rules.estimator import plans, templates

@@ -50,7 +50,7 @@ class Chain:
         return body, marks
 
 
-def find(original: cst.Module, updated: cst.Module, is_estimator, ctx) -> Optional[Chain]:
+def find(original: cst.Module, updated: cst.Module, is_estimator) -> Optional[Chain]:
     """The first top-level `if/elif` chain (or if/else) whose branches each build an Estimator or exit, at least
     one of them building it, and not the if/else of two building branches (switch.py reads that one)."""
     for i, stmt in enumerate(original.body):
@@ -66,7 +66,7 @@ def find(original: cst.Module, updated: cst.Module, is_estimator, ctx) -> Option
                 built.append(len(views))
                 views.append((original.with_changes(body=[*original.body[:i], *old, *original.body[i + 1:]]),
                               updated.with_changes(body=[*updated.body[:i], *upd, *updated.body[i + 1:]]), len(old)))
-            elif old and _exits(old[-1], ctx):
+            elif old and _exits(old[-1]):
                 built.append(None)
             else:
                 break
@@ -90,7 +90,7 @@ def branches(node: cst.If) -> Optional[list]:
     return out + [list(at.body.body)]
 
 
-def _exits(stmt, ctx) -> bool:
+def _exits(stmt) -> bool:
     """`raise ...`, `return ...` or `sys.exit(...)`: the branch never reaches the statements after the chain."""
     small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
     if isinstance(small, (cst.Raise, cst.Return)):

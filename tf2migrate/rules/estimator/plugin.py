@@ -69,7 +69,7 @@ class EstimatorToKeras(Plugin):
                 prog.blockers.extend(flat.header_uses(prog, ctx))
         if prog is None:
             sw = switch.find(*view, analyze.builds_estimator(original, ctx)) \
-                or choice_chain.find(*view, analyze.builds_estimator(original, ctx), ctx)  # if/elif/.../exit
+                or choice_chain.find(*view, analyze.builds_estimator(original, ctx))  # if/elif/.../exit
         elif switch.find_strategy(*view, prog) is not None:  # the strategy is chosen by an if/else
             sw = switch.find_strategy(*view, prog)
         if sw is not None:

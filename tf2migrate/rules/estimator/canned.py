@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst import matchers as m
 
-from tf2migrate.rules.estimator import built_columns, linear_columns, templates
+from tf2migrate.rules.estimator import built_columns, canned_combined, linear_columns, templates
 from tf2migrate.rules.estimator.args import Unreadable, literal
 from tf2migrate.rules.estimator.optimizers import read_optimizer
 from tf2migrate.rules.estimator.plans import ModelPath, ModelPlan
@@ -34,6 +34,7 @@ CANNED = {
                                       "label_vocabulary", "optimizer", "config", "partitioner", "warm_start_from",
                                       "loss_reduction", "sparse_combiner"),
 }
+CANNED.update(canned_combined.SIGNATURES)  # DNNLinearCombined: a WideDeepModel (canned_combined.py)
 SUPPORTED = {"hidden_units", "feature_columns", "model_dir", "label_dimension", "n_classes", "activation_fn",
              "config"}
 
@@ -71,6 +72,8 @@ class CannedPlan(ModelPlan):
 
 def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     canonical = ctx.resolve(call.func)[1]
+    if canonical in canned_combined.SIGNATURES:
+        return canned_combined.read(CannedPlan, canonical, bound, call)
     plan = CannedPlan(canonical, bound)
     if "optimizer" in bound:  # `optimizer=tf.train.AdamOptimizer(1e-5)`: the Keras one with TF1's numbers
         try:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf2migrate.engine.emit import source
-from tf2migrate.rules.estimator import canned, canned_results, plans, regularization, render, templates
+from tf2migrate.rules.estimator import canned, canned_combined, canned_results, plans, regularization, render
+from tf2migrate.rules.estimator import templates
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.uses import method_of
 
@@ -105,7 +106,10 @@ class Writer:
     def build_function(self, shim_layer=None) -> cst.FunctionDef:
         """`def build_model(params):` making the model, its optimizer with TF1's numbers, and compiling it."""
         plan, m, schedule, metrics = self.prog.model, self.model_var, None, []
-        if plans.canned(plan):
+        combined = canned_combined.is_combined(plan)  # a WideDeepModel: its own statements
+        if combined:
+            made, loss, opt = canned_combined.model_lines(plan, self)
+        elif plans.canned(plan):
             layers, loss, opt = canned.model_lines(plan, self)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]  # the evaluate keys read (canned_results)
         else:
@@ -116,10 +120,12 @@ class Writer:
             lr = "learning_rate" if schedule is not None else self.text(plan.optimizer.learning_rate)
             opt = plan.optimizer.render(self.tf, self.text, lr, self.compat_name)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
+        if plans.canned(plan):  # add_metrics' metrics (estimator_wrappers.py)
+            metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         inputs = canned.keras3_inputs(plan, self.ctx) if plans.canned(plan) else None
         if inputs is not None and self.target == "keras3":
             made = canned.functional_lines(inputs, layers[1:], self)
-        else:
+        elif not combined:
             made = [templates.statement("{m} = {model}", self, m=m, model=self.sequential(layers))]
         names = ["params"] if plan.uses_params else []
         # TPUEstimator's iterations_per_loop; 1 on a path without a TPUEstimator

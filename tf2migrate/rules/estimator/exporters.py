@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import templates
+from tf2migrate.rules.estimator import canned_combined, templates
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.callbacks import may_be_none
 from tf2migrate.rules.estimator.render import references
@@ -66,6 +66,7 @@ def save_lines(exporters: list, w, model_dir) -> tuple:
     made = [templates.statement(GUARDED if guarded else SAVE, w, save=f"{w.model_var}.{m}",
                                 join=w.tf("tf.io.gfile.join"), model_dir=w.text(model_dir), name=w.text(name))
             for _, name in exporters]
+    made = [canned_combined.saved(stmt, w) for stmt in made]  # a WideDeepModel: without its two optimizers
     note = NOTE.format(method=m) + (NONE_NOTE.format(model_dir=w.text(model_dir)) if guarded else "")
     return made, [(call, "TFM318", note) for call, _ in exporters]
 
@@ -76,6 +77,7 @@ def export_call(bound: dict, w, call) -> tuple:
         raise Unreadable(call, "export_saved_model with assets_extra/checkpoint_path/mode: save the model by hand")
     m = _method(w)
     made = templates.statement("{save}({path})", w, save=f"{w.model_var}.{m}", path=w.text(bound["export_dir_base"]))
+    made = canned_combined.saved(made, w)
     return made, [(call, "TFM318", NOTE.format(method=m))]
 
 

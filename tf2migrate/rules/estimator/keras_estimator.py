@@ -10,7 +10,7 @@ the Estimator was. `experimental_distribute=DistributeConfig(train_distribute=S)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import libcst as cst
@@ -71,6 +71,9 @@ def read(prog, module: cst.Module, ctx) -> KerasPlan:
     try:
         plan.compile_bound = bind(plan.compile_call, COMPILE_PARAMS, "compile")
         _optimizer(plan, module, prog, ctx)
+        if plan.optimizer is not None and plan.optimizer.needs_compat_class:
+            raise Unreadable(plan.optimizer.node, "a TF1 RMSProp given to compile (its Keras form is a class of its "
+                             "own, RMSpropTF1, which this conversion does not write): convert by hand")
     except Unreadable as problem:
         plan.blockers.append(problem)
     plan.notes.append((prog.call, CODE, None))
@@ -113,7 +116,8 @@ def compile_statement(plan: KerasPlan, stmt, w) -> cst.SimpleStatementLine:
     """The user's compile with an inline TF1 optimizer: the Keras optimizer in its place."""
     if plan.optimizer is None or plan.optimizer_index is not None:
         return stmt
-    return stmt.with_changes(body=[stmt.body[0].with_changes(value=_compile_call(plan, w, plan.model))])
+    made = templates.fitted("{call}", w, 1, call=_compile_call(plan, w, plan.model))  # (main's body: 1 deep)
+    return made.with_changes(leading_lines=stmt.leading_lines)
 
 
 def _compile_call(plan, w, target) -> cst.Call:
@@ -156,8 +160,6 @@ def model_var(prog, kind) -> str:
 def _inline(plan: KerasPlan) -> KerasPlan:
     """The plan with the optimizer rendered inline: a fresh one in the scope (Keras 2 optimizers keep the strategy
     they were made under)."""
-    from dataclasses import replace
-
     return replace(plan, optimizer_index=None)
 
 

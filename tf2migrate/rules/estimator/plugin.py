@@ -58,7 +58,7 @@ class EstimatorToKeras(Plugin):
         ctx = self.ctx
         # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
         from tf2migrate.rules.estimator import analyze, assemble, convert, helper_module, other_module
-        from tf2migrate.rules.estimator import other_module_report, scope, switch, target
+        from tf2migrate.rules.estimator import choice_chain, other_module_report, scope, switch, target
         view, flat, sw, progs = (original, updated), None, None, []
         prog = analyze.find(original, ctx)
         if prog is None:  # not at the top level: in `def main():`, in an if/else, or only reported
@@ -68,7 +68,8 @@ class EstimatorToKeras(Plugin):
             if prog is not None:
                 prog.blockers.extend(flat.header_uses(prog, ctx))
         if prog is None:
-            sw = switch.find(*view, analyze.builds_estimator(original, ctx))
+            sw = switch.find(*view, analyze.builds_estimator(original, ctx)) \
+                or choice_chain.find(*view, analyze.builds_estimator(original, ctx))  # if/elif/.../exit
         elif switch.find_strategy(*view, prog) is not None:  # the strategy is chosen by an if/else
             sw = switch.find_strategy(*view, prog)
         if sw is not None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import canned, closures, exporters, imported_model_fn, keras_estimator, other_model_fn
-from tf2migrate.rules.estimator import other_module
+from tf2migrate.rules.estimator import canned, closures, estimator_wrappers, exporters, imported_model_fn
+from tf2migrate.rules.estimator import keras_estimator, other_model_fn, other_module
 from tf2migrate.rules.estimator import render, tpu, uses
 from tf2migrate.rules.estimator.args import Unreadable, bind
 from tf2migrate.rules.estimator.hooks import HOOK_NAMES
@@ -87,6 +87,7 @@ def read(module, prog, ctx) -> None:
     keras_estimator.lift_distribute_config(prog, ctx)  # DistributeConfig(train_distribute=S): S, as train_distribute
     _strategy(module, prog, ctx)
     _model(module, prog, ctx)
+    estimator_wrappers.read(module, prog, ctx)  # `est = add_metrics(est, fn)`: the metrics join the model
     uses.hook_lists(module, prog)
     uses.runs(module, prog, ctx)
     for _, bound, _ in prog.specs.values():

@@ -93,10 +93,16 @@ def _is_block(stmt) -> bool:
 
 
 def _in_branches(stmt, is_estimator) -> bool:
-    """An `if/else` of the function's body builds the Estimator in a branch (see switch.py)."""
-    if not (isinstance(stmt, cst.If) and isinstance(stmt.orelse, cst.Else)):
+    """An `if/else` or `if/elif` chain of the function's body builds the Estimator in a branch (see switch.py,
+    choice_chain.py)."""
+    if not (isinstance(stmt, cst.If) and stmt.orelse is not None):
         return False
-    return any(is_estimator(assignment(s)[1]) for block in (stmt.body, stmt.orelse.body) for s in block.body)
+    blocks, at = [], stmt
+    while isinstance(at, cst.If):
+        blocks.append(at.body)
+        at = at.orelse
+    blocks += [at.body] if isinstance(at, cst.Else) else []
+    return any(is_estimator(assignment(s)[1]) for block in blocks for s in block.body)
 
 
 def block_lines(statements: list) -> list:

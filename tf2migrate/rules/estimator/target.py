@@ -28,8 +28,10 @@ if importlib.util.find_spec("tf_keras"):  # TF 2.16+: tf.keras is Keras 2 from t
 
 def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False):
     """Why this program needs Keras 2, or None when Keras 3 can run it."""
-    from tf2migrate.rules.estimator import canned
+    from tf2migrate.rules.estimator import canned, canned_combined
 
+    if canned_combined.is_combined(model):
+        return canned_combined.NO_KERAS3
     if plans.canned(model) and model.built:
         return "feature columns built at run time (a comprehension or a loop) have no Keras 3 input form here"
     if plans.canned(model) and canned.run_time_units(model):

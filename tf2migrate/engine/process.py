@@ -11,6 +11,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
+from tf2migrate.engine import pieces
 from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
@@ -82,7 +83,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(src.text, filename=path)  # cheaper than `compile`, which also generates code
+            tree = pieces.parse(src.text, path)  # cheaper than `compile`, which also generates code
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
@@ -172,7 +173,7 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     if not result.changed_from(src.text):
         return FileResult(path, Status.UNCHANGED, result.diagnostics)
     try:
-        compile(result.code, path, "exec", dont_inherit=True)
+        pieces.check_compiles(result.code, path)
     except SyntaxError as exc:
         return _fail(path, "TFM999", f"internal error: the rewrite does not compile ({exc.msg}); nothing written")
     out = FileResult(path, Status.CHANGED, result.diagnostics)

@@ -15,7 +15,7 @@ from tf2migrate.engine import pieces
 from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
-from tf2migrate.engine.source import DecodeProblem, decode
+from tf2migrate.engine.source import NEWLINE, DecodeProblem, decode
 
 
 class Mode(str, enum.Enum):
@@ -162,12 +162,19 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     from tf2migrate.engine.apply import report_text, rewrite_text
     from tf2migrate.engine.writer import WriteProblem, WriteRefused, write_atomic
 
+    from tf2migrate.engine.chains import TooLong
+
     try:
         if src.fast_only:
             return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree, package=package)
     except RecursionError:
         raise  # done again with room to recurse (engine/deep.py)
+    except TooLong as exc:
+        lines = NEWLINE.split(src.text)
+        line = lines[exc.line - 1] if exc.line <= len(lines) else ""
+        col = len(line.encode("utf-8")[:exc.col_offset].decode("utf-8", "replace")) + 1  # ast counts bytes
+        return _fail(path, "TFM909", str(exc), exc.line, col)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
     if not result.changed_from(src.text):

@@ -5,7 +5,6 @@ Most files of a real tree need no change; they are proved so by the cache or by 
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import gc
 import os
@@ -31,27 +30,17 @@ class RunOptions:
     cache: Cache = None
 
 
-@contextlib.contextmanager
-def _collector_paused():
-    """LibCST's nodes and `ast`'s hold no cycles, and the cyclic collector scans every one of them again and
-    again as a large tree grows: a quarter of a large file's rewrite (1 MB: 33 -> 25 s), and 4.5 of the 7 s of
-    the pre-pass's parse of a dense 5 MB file."""
+def _heavy(job) -> FileResult:
+    path, data, src, content_digest, mode, selection, view = job
     collecting = gc.isenabled()
-    gc.disable()
+    gc.disable()  # LibCST's nodes hold no cycles; scanning them costs a quarter of a large file's rewrite (1 MB: 33 -> 25 s)
     try:
-        yield
+        result = retry_deep(transform, path, data, src, mode, selection, view)
+    except TooDeep:
+        return too_deep(path, src.text)
     finally:
         if collecting:
             gc.enable()
-
-
-def _heavy(job) -> FileResult:
-    path, data, src, content_digest, mode, selection, view = job
-    try:
-        with _collector_paused():
-            result = retry_deep(transform, path, data, src, mode, selection, view)
-    except TooDeep:
-        return too_deep(path, src.text)
     if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
         result.digest = content_digest  # the file is still this content: the cache may keep the result
     return result
@@ -149,12 +138,10 @@ def _precheck(path: str, data: bytes, triggers, source: str, view) -> tuple:
     would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole.
     `view()`: the file's package view (`Views.get`), asked only then."""
     try:
-        with _collector_paused():
-            src, done = retry_deep(precheck, path, data, triggers, source)
+        src, done = retry_deep(precheck, path, data, triggers, source)
         settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
         if settled and src is not None and view() is not None:
-            with _collector_paused():
-                src, done = retry_deep(precheck, path, data, triggers, source, True)
+            src, done = retry_deep(precheck, path, data, triggers, source, True)
             if src is not None and (done is not None and done.status is Status.UNCHANGED or src.fast_only):
                 # a neighbour's helper trained here (`model.get_estimator(...)`) names no TF word: the Estimator
                 # converter must still read the file, or its helper's module converts alone (a broken program)

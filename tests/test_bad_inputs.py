@@ -195,3 +195,47 @@ def test_nesting_deeper_than_the_raised_limit_is_one_line_at_its_deepest_bracket
     assert result.exit_code == 123, result.output
     assert f"{path}:2:206: TFM908 nested too deeply" in result.output and "Traceback" not in result.output
     assert path.read_text() == NESTED["lists.py"]
+
+
+def test_a_retry_with_room_to_recurse_does_not_parse_again(tmp_path, monkeypatch):
+    """LibCST's parse of a long chain is most of its cost (cubic in the chain's length): the retry reuses it."""
+    import libcst
+
+    from tf2migrate.engine import apply
+
+    parsed = []
+    real = libcst.parse_module
+    monkeypatch.setattr(apply.cst, "parse_module", lambda text, *a, **k: parsed.append(len(text)) or real(text, *a, **k))
+    path = tmp_path / "chain.py"
+    path.write_text(NESTED["chain.py"])
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 0, result.output
+    assert "tf.cast(x0, dtype=tf.float32) + x1" in path.read_text()
+    assert parsed == [len(NESTED["chain.py"])]  # twice before: once per try
+    assert not apply._FOR_RETRY
+
+
+@pytest.mark.parametrize("chain", ["tf.to_float(x0) + {}", "tf.to_float(x0) or {}"])
+def test_an_operator_chain_too_long_for_libcst_is_one_line_at_the_chain(tmp_path, chain):
+    from tf2migrate.engine.chains import MAX_TERMS
+
+    terms = (" + " if "+" in chain else " or ").join(f"x{i}" for i in range(1, MAX_TERMS + 5))
+    text = "import tensorflow as tf\n\n\ndef f():\n    s = 'é'; y = " + chain.format(terms) + "\n"
+    path = tmp_path / "chain.py"
+    path.write_text(text)
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 123, result.output
+    assert f"{path}:5:18: TFM909 an operator chain of {MAX_TERMS + 5:,} terms" in result.output, result.output
+    assert "Traceback" not in result.output and path.read_text() == text
+
+
+def test_a_long_chain_where_no_rule_acts_is_not_parsed_by_libcst(tmp_path):
+    from tf2migrate.engine.chains import MAX_TERMS
+
+    quiet = "def g():\n" + "".join(f"    v{i} = {i}\n" for i in range(5)) + "    return " + " + ".join(
+        f"x{i}" for i in range(MAX_TERMS + 5)) + "\n"
+    path = tmp_path / "chain.py"
+    path.write_text("import tensorflow as tf\n\n\n" + quiet + "\n\ny = tf.to_float(x)\n")
+    result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_text().endswith("y = tf.cast(x, dtype=tf.float32)\n")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf2migrate.engine.context import Context, Selection
-from tf2migrate.engine import reduce as reduce_text, skip
+from tf2migrate.engine import chains, deep, reduce as reduce_text, skip
 from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.import_edit import PartialRetarget, Spliced, finish_imports
 from tf2migrate.engine.imports import ImportMap
@@ -24,6 +24,7 @@ from tf2migrate.engine.wake import waking_nodes
 
 
 FALLBACKS: Counter = Counter()  # reduced rewrites that ran again on the whole text, by the exception's type
+_FOR_RETRY: dict = {}  # text -> its LibCST module, kept when the rewrite ran out of recursion (engine/deep.py)
 
 
 @dataclass
@@ -50,7 +51,10 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
     selection = selection or Selection()
     reduced = _reduction(text, tree, path, selection, package) if reduce else None
     parsed = reduced.text if reduced is not None else text
-    module = cst.parse_module(parsed)
+    module = _FOR_RETRY.pop(parsed, None)
+    if module is None:  # the retry with room to recurse does not parse again (a 2,000-term chain: 4.5 s)
+        chains.check(reduced.tree if reduced is not None else tree)
+        module = cst.parse_module(parsed)
     if not module.has_trailing_newline and parsed.endswith(module.default_newline):
         # LibCST drops the last line break of a file whose lines end in a lone \r: keep it
         module = module.with_changes(has_trailing_newline=True)
@@ -61,6 +65,11 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
         except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
             result = _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package, reduced)
         return _last_break_kept(text, result)
+    except RecursionError:
+        if not deep.retrying():
+            _FOR_RETRY.clear()
+            _FOR_RETRY[parsed] = module
+        raise  # done again in a thread with room to recurse, on the same reduced text
     except Exception as exc:  # reduce_text.Unreduced, or anything else: the whole text is the reference
         if reduced is None:
             raise

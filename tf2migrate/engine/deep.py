@@ -19,6 +19,14 @@ class TooDeep(Exception):
     """Nested too deeply even with the raised limits."""
 
 
+def retrying() -> bool:
+    """Is this the retry, in the thread with room to recurse?"""
+    return threading.current_thread().name == _THREAD
+
+
+_THREAD = "tf2migrate-deep"
+
+
 def retry_deep(fn, *args):
     """`fn(*args)`; on RecursionError, once more in a thread with room to recurse (raises TooDeep if that fails)."""
     try:
@@ -39,7 +47,7 @@ def retry_deep(fn, *args):
     sys.setrecursionlimit(max(old_limit, LIMIT))
     try:
         threading.stack_size(STACK)
-        thread = threading.Thread(target=run, name="tf2migrate-deep")
+        thread = threading.Thread(target=run, name=_THREAD)
         thread.start()
         thread.join()
     finally:

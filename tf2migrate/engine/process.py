@@ -11,10 +11,11 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
+from tf2migrate.engine import pieces
 from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
-from tf2migrate.engine.source import DecodeProblem, decode
+from tf2migrate.engine.source import NEWLINE, DecodeProblem, decode
 
 
 class Mode(str, enum.Enum):
@@ -82,7 +83,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(src.text, filename=path)  # cheaper than `compile`, which also generates code
+            tree = pieces.parse(src.text, path)  # cheaper than `compile`, which also generates code
     except SyntaxError as exc:
         hint = " (Python 2 code?)" if _looks_py2(exc) else ""
         return None, _fail(path, "TFM901", f"syntax error: {exc.msg}{hint}", exc.lineno or 1, exc.offset or 1)
@@ -161,18 +162,25 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
     from tf2migrate.engine.apply import report_text, rewrite_text
     from tf2migrate.engine.writer import WriteProblem, WriteRefused, write_atomic
 
+    from tf2migrate.engine.chains import TooLong
+
     try:
         if src.fast_only:
             return FileResult(path, Status.UNCHANGED, report_text(src.text, path, selection, tree=src.tree))
         result = rewrite_text(src.text, path, selection, tree=src.tree, package=package)
     except RecursionError:
         raise  # done again with room to recurse (engine/deep.py)
+    except TooLong as exc:
+        lines = NEWLINE.split(src.text)
+        line = lines[exc.line - 1] if exc.line <= len(lines) else ""
+        col = len(line.encode("utf-8")[:exc.col_offset].decode("utf-8", "replace")) + 1  # ast counts bytes
+        return _fail(path, "TFM909", str(exc), exc.line, col)
     except Exception as exc:  # a rule crashed: report, never write
         return _fail(path, "TFM999", f"internal error, nothing written: {type(exc).__name__}: {exc}")
     if not result.changed_from(src.text):
         return FileResult(path, Status.UNCHANGED, result.diagnostics)
     try:
-        compile(result.code, path, "exec", dont_inherit=True)
+        pieces.check_compiles(result.code, path)
     except SyntaxError as exc:
         return _fail(path, "TFM999", f"internal error: the rewrite does not compile ({exc.msg}); nothing written")
     out = FileResult(path, Status.CHANGED, result.diagnostics)

@@ -161,6 +161,8 @@ def run(candidates, options: RunOptions) -> list:
         results += stop_all()
         _remember(options, results)
         raise Interrupted(sorted(results, key=lambda r: r.path)) from None
+    finally:
+        gc.unfreeze()  # what `_run` and engine/pieces.py froze is the collector's again
     _remember(options, results)
     return sorted(results, key=lambda r: r.path)
 
@@ -198,6 +200,10 @@ def _run(candidates, options: RunOptions, results: list) -> None:
         todo.append((cand.path, data, content_digest, options.mode, options.selection))
     if todo:  # the rule modules are imported only once a file misses the cache
         triggers = _triggers(options.cache)
+        # LibCST, the rules and their tables are here for the whole run: kept out of the collector's full scans,
+        # which every tree parsed would otherwise make scan them again (a cold run on the estimator corpus:
+        # 1.58 -> 1.50 s CPU, as on 55c7997 before the rules it did not have)
+        gc.freeze()
         _early_or_in_turn(todo, triggers, views, options, results)
 
 

@@ -22,9 +22,9 @@ from tf2migrate.engine.text_edits import NotSure, prev_char
 from tf2migrate.rules.compat_modules import alias_sources, compat_v1_module
 from tf2migrate.rules.splice_walk import candidates
 from tf2migrate.rules import arg_splice
+from tf2migrate.rules.undecided_calls import KERAS, keras_reads_otherwise
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-KERAS = "tf.keras."
 
 
 def _head(node):
@@ -245,12 +245,13 @@ class TableSplice:
         self.text.replace(*self.text.span(node), self.like(node, new))
         return True
 
-    def _undecided(self, func, literal) -> bool:
+    def _undecided(self, func, literal, positional: int) -> bool:
         """`undecided_calls.tf1_only_actions` has something to say (TFM650, or TF1's upgrades): LibCST's part."""
         if self.ctx.tf1_semantics(literal) is not None:
             return False
         canonical = self.resolve(func)[1]
-        if canonical is None or canonical.startswith(KERAS) or canonical in self.claimed:
+        if canonical is None or canonical in self.claimed or canonical.startswith(KERAS) and not \
+                keras_reads_otherwise(canonical, positional):
             return False
         for key in (literal, canonical):
             found = self.tables.by_symbol.get(key) if key else None
@@ -294,7 +295,7 @@ class TableSplice:
         actions, literal = self._symbol(func)
         if actions and self.resolve(func)[1] in self.claimed:
             return
-        if self._undecided(func, literal):
+        if self._undecided(func, literal, sum(1 for a in call.args if not isinstance(a, ast.Starred))):
             raise NotSure("a call whose meaning differs between TF1 and TF2 in an undecided file")
         method = False
         if not actions:

@@ -13,7 +13,6 @@ import pytest
 from tf2migrate.engine.api import rewrite_text
 from tf2migrate.engine.selection import Selection
 from tf2migrate.rules import table_only
-from tests.conftest import ROOT
 from tests.test_reduce import SOURCES
 
 SHAPES = {

@@ -12,32 +12,14 @@ on every fixture and program; bench/splice_agrees.py on a corpus.
 from __future__ import annotations
 
 import ast
-import bisect
-import keyword
 
-from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ast_dotted
-from tf2migrate.engine.scopes import ast_function_locals
-from tf2migrate.engine.text_edits import NotSure, prev_char
+from tf2migrate.engine.text_edits import NotSure
+from tf2migrate.rules.call_splice import CallEdit
 from tf2migrate.rules.compat_modules import alias_sources, compat_v1_module
+from tf2migrate.rules.splice_names import SpliceNames, head as _head
 from tf2migrate.rules.splice_walk import candidates
-from tf2migrate.rules import arg_splice
 from tf2migrate.rules.undecided_calls import KERAS, keras_reads_otherwise
-
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-
-
-def _head(node):
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return node
-
-
-def _word_before(text: str, end: int) -> str:
-    start = end
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-        start -= 1
-    return text[start:end]
 
 
 def _explicit_compat_v1(node) -> bool:
@@ -48,16 +30,15 @@ def _explicit_compat_v1(node) -> bool:
     return False
 
 
-class TableSplice:
+class TableSplice(SpliceNames):
     """`TablePlugin` over `ast` nodes, writing into `text` (an `engine.text_edits.Text`)."""
 
     def __init__(self, ctx, tables, claimed: frozenset, text) -> None:
+        super().__init__()
         self.ctx, self.tables, self.claimed, self.text = ctx, tables, claimed, text
         self._modules: dict = {}
         self._renamed_ids: set = set()
         self._sources = None
-        self._binders = None  # names any function or lambda may bind locally
-        self._scopes: dict = {}
 
     def run(self, tree, hits) -> None:
         for node in candidates(tree, self.ctx.imports, self.tables, hits, self.text):
@@ -65,71 +46,6 @@ class TableSplice:
                 self.leave_call(node)
             else:
                 self.leave_reference(node)
-
-    # names and scopes
-
-    def shadowed(self, name: str, at) -> bool:
-        if self._binders is None:
-            tree = self.ctx.tree
-            self._binders = {a.arg for a in nodes(tree, ast.arg)} | {
-                n.id for n in nodes(tree, ast.Name) if not isinstance(n.ctx, ast.Load)} | {
-                n.name for n in nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)}
-        if name not in self._binders:
-            return False
-        key = (at.lineno, at.col_offset)
-        for fn in nodes(self.ctx.tree, *_FUNCTIONS):
-            first = min([fn] + list(getattr(fn, "decorator_list", ())), key=lambda n: (n.lineno, n.col_offset))
-            if (first.lineno, first.col_offset) <= key <= (fn.end_lineno, fn.end_col_offset) and name in self._locals(fn):
-                return True
-        return False
-
-    def _locals(self, fn) -> set:
-        if id(fn) not in self._scopes:
-            if isinstance(fn, ast.Lambda):
-                a = fn.args
-                found = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}
-            else:
-                found = ast_function_locals(fn)
-            self._scopes[id(fn)] = found
-        return self._scopes[id(fn)]
-
-    def resolve(self, node) -> tuple:
-        head = _head(node)
-        if isinstance(head, ast.Name) and self.shadowed(head.id, node):
-            return None, None
-        name = ast_dotted(node)
-        return self.ctx.imports.resolve_dotted(name) if name else (None, None)
-
-    def src(self, node) -> str:
-        """The node's original text (LibCST's `source(original)`): NotSure where parentheses may be its own."""
-        start, end = self.text.span(node)
-        if self.text.next_char(end) == ")":
-            ch, at = prev_char(self.text, start)
-            if ch == "(":  # a call's own `(` (`f(tf.x)`), or the name's (`x = (tf.x)`, `if (tf.x)`)
-                ch, at = prev_char(self.text, at)
-                word = _word_before(self.text.text, at + 1)
-                if not (ch in ")]" or word[:1].isidentifier() and not keyword.iskeyword(word)):
-                    raise NotSure("a parenthesized name")
-        return self.text.text[start:end]
-
-    def now(self, node) -> str:
-        return self.text.render(*self.text.span(node))
-
-    def alias(self) -> str:
-        existing = self.ctx.imports.v2_alias()
-        if existing is None:
-            raise NotSure("a new `import tensorflow` would be needed")
-        return existing
-
-    def like(self, node, canonical: str) -> str:
-        """`NameEmitter.like`, as text: never re-points a from-import (NotSure)."""
-        if isinstance(node, ast.Name):
-            binding = self.ctx.imports.bindings.get(node.id)
-            if binding is not None and binding.from_module is not None:
-                raise NotSure("a from-imported name to re-point")
-        parts = canonical.split(".")[1:]
-        v1 = self.ctx.imports.v1_alias() if parts[:2] == ["compat", "v1"] else None
-        return ".".join([v1 or self.alias()] + (parts[2:] if v1 else parts))
 
     # TablePlugin's decisions (rules/table_plugin.py), one for one
 
@@ -311,66 +227,3 @@ class TableSplice:
         if any(a.call and a.call.guard for a in actions):
             raise NotSure("a guarded table entry")
         CallEdit(self, call, list(actions), literal, method).run()
-
-
-class CallEdit:
-    """`TablePlugin.leave_call` from its reports on, for one call: argument edits, then the rename."""
-
-    def __init__(self, plugin: TableSplice, call, actions: list, literal, method: bool) -> None:
-        self.p, self.call, self.actions, self.literal, self.method = plugin, call, actions, literal, method
-        self._args = None
-
-    @property
-    def args(self) -> list:
-        if self._args is None:
-            self._args = arg_splice.call_args(self.p.text, self.call)
-        return self._args
-
-    def run(self) -> None:
-        p, call, func = self.p, self.call, self.call.func
-        for action in self.actions:
-            if action.report:
-                p._report(call, action, p.src(func))
-                if action.on_call:
-                    return
-            for word, position, message, severity in action.warn:
-                if arg_splice.arg_value(self.args, word, position if position >= 0 else None) is not None:
-                    p.ctx.report(call, action.rule.info.code, message.replace("{name}", p.src(func)), severity=severity)
-        state = None
-        for action in self.actions:
-            if action.call is not None:
-                renamed = any(a.new is not None and a.rule is action.rule for a in self.actions)
-                state = self._edit(action, renamed, state if state is not None else arg_splice.initial(self.args))
-                if state is None:
-                    return
-        for action in self.actions:
-            if action.new is not None:
-                if not p.ctx.allowed(call, action.rule.info.code):
-                    return
-                renamed = p._renamed(func, action, self.literal, self.method)
-                if renamed is None and (state is None or state == arg_splice.initial(self.args)):
-                    return
-                p._report(call, action, p.src(func), renamed[1] if renamed else p.now(func))
-                if renamed is not None:
-                    p.text.replace(*renamed[0])
-                break
-        if state is not None:
-            arg_splice.splice(p.text, call, self.args, state)
-
-    def _edit(self, action, renamed: bool, state: list):
-        p = self.p
-        new, blocker = arg_splice.edit_args(self.args, state, action.call, p.alias, p.text)
-        if blocker is not None:
-            code = blocker.code or action.rule.info.code
-            p.ctx.report(blocker.node or self.call, code, _blocked(blocker, code, action, p.ctx.infos), fixable=False)
-            return None
-        if action.new is not None or renamed or new == state:
-            return new
-        return new if p._report(self.call, action, p.src(self.call.func)) else state
-
-
-def _blocked(blocker, code: str, action, infos: dict) -> str:
-    if code == action.rule.info.code:
-        return f"{action.rule.info.message}; not fixed: {blocker.message}"
-    info = infos.get(code)
-    return f"{info.message if info else code} ({blocker.message})"

@@ -58,8 +58,8 @@ SHAPES = {
 
 def _both(text: str, path: str, selection=None) -> tuple:
     tree = ast.parse(text)
-    whole = rewrite_text(text, path, selection, tree=tree, reduce=False)
-    reduced = rewrite_text(text, path, selection, tree=ast.parse(text))
+    whole = rewrite_text(text, path, selection, tree=tree, reduce=False, splice=False)
+    reduced = rewrite_text(text, path, selection, tree=ast.parse(text), splice=False)
     return whole, reduced
 
 

@@ -203,9 +203,15 @@ def test_positional_softmax_arguments_are_reported_where_tf2_would_swap_them(sou
     ("k = tf.math.in_top_k(a, b, 3)", "TFM650 in_top_k(predictions=a, targets=b, k=3)"),
     ("m = tf.losses.mean_squared_error(a, b)", "TFM650 tf.compat.v1.losses.mean_squared_error(a, b)"),
     ("i = tf.argmax(x, 1, tf.int64)", "TFM650 tf.argmax(x, 1, name=tf.int64)"),
+    # TF1's Keras initializers took `dtype` next: TF2's raise TypeError (or read it as another argument)
+    ("c = tf.keras.initializers.Constant(a, b)", "TFM650 tf.compat.v1.keras.initializers.Constant(a, b)"),
+    ("z = tf.keras.initializers.zeros(a, b)", "TFM650 tf.compat.v1.keras.initializers.zeros(a, b)"),
+    ("u = tf.keras.initializers.RandomUniform(-1, 1, 3, tf.float64)", "TFM650 RandomUniform(-1, 1, 3, tf.float64)"),
     # the same in TF1 and TF2, or Keras: nothing to say
     ("r = tf.reduce_sum(x, axis=1)", None),
     ("o = tf.keras.optimizers.SGD(0.1)", None),
+    ("c = tf.keras.initializers.Constant(a)", None),
+    ("u = tf.keras.initializers.RandomUniform(-1, 1, 3)", None),
 ])
 def test_undecided_file_upgrades_proven_tf1_calls_and_reports_two_readings(line, want):
     """In a file with neither TF1-only names nor a TF2 marker, a TF1 call of a name TF2 also has passed in silence
@@ -221,3 +227,17 @@ def test_undecided_file_upgrades_proven_tf1_calls_and_reports_two_readings(line,
         assert not _settled(text)  # the pre-pass sends it on
     else:
         assert result.code == f"import tensorflow as tf\n{want}\n" and not found
+
+
+@pytest.mark.parametrize("source, code", [("tf1", "TFM664"), ("auto", "TFM650"), ("tf2", None)])
+def test_save_model_without_an_h5_path_is_reported_in_an_undecided_file(source, code):
+    """TF1's `save_model(m, path)` wrote HDF5, TF2's a SavedModel directory: in a file nobody can call TF1 or
+    TF2 code it passed in silence (tf_upgrade_v2's test expects save_format='h5'); both readings are named."""
+    text = "import tensorflow as tf\ntf.keras.models.save_model(model, path)\n"
+    result = rewrite_text(text, "m.py", Selection(source=source))
+    assert result.code == text
+    found = [d for d in result.diagnostics if d.code in ("TFM650", "TFM664")]
+    assert [d.code for d in found] == ([code] if code else [])
+    assert all(not d.fixed for d in found)
+    if code == "TFM650":
+        assert "HDF5" in found[0].message and "SavedModel" in found[0].message

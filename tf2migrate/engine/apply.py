@@ -37,11 +37,12 @@ class RewriteResult:
 
 
 def rewrite_text(text: str, path: str = "<string>", selection: Selection = None, tree=None,
-                 package=None, reduce: bool = True) -> RewriteResult:
+                 package=None, reduce: bool = True, splice: bool = True) -> RewriteResult:
     """Raises libcst.ParserSyntaxError when the text does not parse. `tree`: the same text already
     parsed by `ast` (the pre-pass's), so it is not parsed twice. `package`: an `engine.package.PackageView`,
     the other modules of its package this file's rewrite reads (see `rewrite_package`). `reduce`: LibCST may
-    parse only the statements a rule may act in (engine/reduce.py)."""
+    parse only the statements a rule may act in (engine/reduce.py). `splice`: a file only the tables act in is
+    rewritten without LibCST (rules/table_only.py)."""
     if tree is None:
         try:
             tree = ast.parse(text)
@@ -49,6 +50,12 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
             cst.parse_module(text)  # raises libcst.ParserSyntaxError, as promised
             raise
     selection = selection or Selection()
+    if splice:
+        from tf2migrate.rules import table_only
+
+        spliced = table_only.rewrite(text, tree, path, selection, package)
+        if spliced is not None:
+            return spliced
     reduced = _reduction(text, tree, path, selection, package) if reduce else None
     parsed = reduced.text if reduced is not None else text
     module = _FOR_RETRY.pop(parsed, None)
@@ -74,7 +81,7 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
         if reduced is None:
             raise
         FALLBACKS[type(exc).__name__] += 1  # tests/test_reduce.py: none on any fixture
-        return rewrite_text(text, path, selection, tree, package, reduce=False)
+        return rewrite_text(text, path, selection, tree, package, reduce=False, splice=False)
 
 
 _TRAILING_BREAKS = re.compile(r"[\r\n]*\Z")

@@ -63,6 +63,8 @@ class Positions:
         self._full = None
         self._seen: dict = {}  # calls numbered by the main traversal as it meets them
         self._next = 0
+        self._seen_attributes: dict = {}  # attributes likewise (no whole-module visit to number them)
+        self._next_attribute = 0
 
     def note_call(self, node: cst.Call) -> None:
         """The main traversal numbers calls in pre-order, so most calls need no visit of their own."""
@@ -70,9 +72,16 @@ class Positions:
             self._seen[id(node)] = self._next
             self._next += 1
 
-    def skip_calls(self, count: int) -> None:
-        """The traversal stepped over a statement holding `count` calls."""
+    def skip_calls(self, count: int, attributes: int = 0) -> None:
+        """The traversal stepped over a statement holding `count` calls and `attributes` attributes."""
         self._next += count
+        self._next_attribute += attributes
+
+    def note_attribute(self, node: cst.Attribute) -> None:
+        """Attributes too are met in pre-order (outside import statements, which the traversal does not enter)."""
+        if id(node) not in self._seen_attributes:
+            self._seen_attributes[id(node)] = self._next_attribute
+            self._next_attribute += 1
 
     def place(self, node):
         """Where a LibCST node, or a node of the `ast` tree (rules that read the fast tree report at it), is."""
@@ -109,7 +118,16 @@ class Positions:
         return self._ast_place(call)
 
     def _attribute_from_ast(self, node: cst.Attribute):
-        if self._attributes is None:
+        index = self._seen_attributes.get(id(node))
+        if index is not None:
+            if self._attributes is None:
+                self._attributes = (None, _source_order(nodes(self.tree, ast.Attribute)))
+            found = self._attributes[1]
+            if index < len(found):
+                placed = self._placed_attribute(node, found[index])
+                if placed is not None:
+                    return placed
+        if self._attributes is None or self._attributes[0] is None:
             found = _source_order(nodes(self.tree, ast.Attribute))
             visitor = _Attributes()
             self.module.visit(visitor)
@@ -118,7 +136,9 @@ class Positions:
         index = order.get(id(node))
         if index is None:
             return None
-        attribute = found[index]
+        return self._placed_attribute(node, found[index])
+
+    def _placed_attribute(self, node: cst.Attribute, attribute: ast.Attribute):
         written, placed = dotted(node), ast_dotted(attribute)
         if (written or "") != placed or node.attr.value != attribute.attr:
             return None  # the two trees disagree: let LibCST place it

@@ -40,6 +40,7 @@ NOTHING = re.compile(r"(?!)")  # a pattern no text matches: the places alone dec
 class Quiet:
     functions: int  # function definitions inside, whose scopes the traversal must not hand out
     calls: int      # calls inside, which the traversal's call numbering must count past
+    attributes: int = 0  # attributes inside, likewise (positions.Positions.note_attribute)
 
 
 def hit_lines(text: str, pattern: re.Pattern, aliases, lines=()) -> list:
@@ -57,6 +58,7 @@ def quiet_statements(module: cst.Module, tree: ast.Module, hits: list, functions
     when LibCST parsed a reduced text (engine/reduce.py): the traversal's function scopes come from it."""
     functions = sorted(n.lineno for n in nodes(functions_tree or tree, ast.FunctionDef, ast.AsyncFunctionDef))
     calls = sorted(n.lineno for n in nodes(tree, ast.Call))
+    attributes = sorted(n.lineno for n in nodes(tree, ast.Attribute))
     found: dict = {}
 
     def count(lines, start, end):
@@ -73,7 +75,8 @@ def quiet_statements(module: cst.Module, tree: ast.Module, hits: list, functions
             start = min([group[0].lineno] + [d.lineno for d in getattr(group[0], "decorator_list", [])])
             end = group[-1].end_lineno
             if count(hits, start, end) == 0:
-                found[id(stmt)] = Quiet(count(functions, start, end), count(calls, start, end))
+                found[id(stmt)] = Quiet(count(functions, start, end), count(calls, start, end),
+                                         count(attributes, start, end))
             elif type(stmt) in _COMPOUND and isinstance(stmt.body, cst.IndentedBlock):
                 if not walk(stmt.body.body, group[0].body):
                     return False

@@ -50,7 +50,7 @@ class Traversal(cst.CSTTransformer):
         if quiet is None:
             return super().on_visit(node)
         self._scopes.skip(quiet.functions)
-        self.ctx.positions.skip_calls(quiet.calls)
+        self.ctx.positions.skip_calls(quiet.calls, quiet.attributes)
         return False
 
     def on_leave(self, original, updated):
@@ -103,6 +103,7 @@ class Traversal(cst.CSTTransformer):
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         self._not_refs.add(id(node.attr))
+        self.ctx.positions.note_attribute(node)
 
     def visit_Arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:

@@ -234,7 +234,8 @@ class TablePlugin(Plugin):
     def _undecided(self, original, updated, func, literal, actions) -> tuple:
         """In a file not known to be TF1 or TF2: a call proven TF1's by its keywords gets the TF1 upgrades too,
         any other the TF1 upgrade would change gets TFM650 with both readings (undecided_calls.py)."""
-        tf1_only = undecided_calls.tf1_only_actions(self.ctx, self.tables, func, literal, self.claimed)
+        positional = sum(1 for a in original.args if a.keyword is None and not a.star)
+        tf1_only = undecided_calls.tf1_only_actions(self.ctx, self.tables, func, literal, self.claimed, positional)
         if not tf1_only:
             return actions
         if any(undecided_calls.proves_tf1(original, a) for a in tf1_only):

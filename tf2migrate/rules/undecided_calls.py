@@ -25,15 +25,37 @@ PREVIEW = 70  # characters of the TF1 reading shown in the finding
 # Keras is the same API in TF1 and TF2 code; its table entries (optimizers -> `legacy`) are about TF 2.11's
 # new optimizers, not about TF1 against TF2: in an undecided file they stay as written, with no finding.
 KERAS = "tf.keras."
+# ... except TF1's Keras initializers, which took `dtype` after the arguments TF2's take: `Constant(v, d)`
+# passed a dtype in TF1 and is a TypeError in TF2. Positional arguments TF2's class reads as TF1's did:
+SAME_POSITIONS = {**dict.fromkeys(("Zeros", "zeros", "Ones", "ones"), 0),
+                  **dict.fromkeys(("Constant", "constant", "Identity", "identity", "glorot_uniform",
+                                   "glorot_normal"), 1),
+                  **dict.fromkeys(("Orthogonal", "orthogonal"), 2),
+                  **dict.fromkeys(("RandomNormal", "normal", "random_normal", "RandomUniform", "uniform",
+                                   "random_uniform", "TruncatedNormal", "truncated_normal"), 3),
+                  "VarianceScaling": 4}
+INITIALIZERS = "tf.keras.initializers."
 
 
-def tf1_only_actions(ctx, tables, func, literal: Optional[str], claimed: frozenset = frozenset()) -> tuple:
+def keras_reads_otherwise(canonical: str, positional: int) -> bool:
+    """A TF1 Keras initializer called with more positional arguments than TF2's reads the same (the next was
+    TF1's `dtype`)."""
+    if not canonical.startswith(INITIALIZERS):
+        return False
+    same = SAME_POSITIONS.get(canonical[len(INITIALIZERS):])
+    return same is not None and positional > same
+
+
+def tf1_only_actions(ctx, tables, func, literal: Optional[str], claimed: frozenset = frozenset(),
+                     positional: int = 0) -> tuple:
     """The `needs_tf1` actions the table holds for this call where nobody can tell TF1 from TF2, else ()
-    (`claimed`: names a code rule upgrades, and reports in such a file itself)."""
+    (`claimed`: names a code rule upgrades, and reports in such a file itself; `positional`: the call's
+    positional arguments)."""
     if ctx.tf1_semantics(literal) is not None:
         return ()
     canonical = ctx.resolve(func)[1]
-    if canonical is None or canonical.startswith(KERAS) or canonical in claimed:
+    if canonical is None or canonical in claimed or canonical.startswith(KERAS) and not keras_reads_otherwise(
+            canonical, positional):
         return ()
     for key in (literal, canonical):
         found = tables.by_symbol.get(key) if key else None

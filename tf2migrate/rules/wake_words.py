@@ -70,7 +70,7 @@ WAKE = {
     "extract_glimpse": (frozenset(), frozenset({"tf.image.extract_glimpse"})),
     "morphology": (frozenset(), frozenset({"tf.nn.dilation2d", "tf.nn.erosion2d"})),
     "device_function": (frozenset(), _and_v1({"tf.device"}) - {"tf.compat.v1.device"}),
-    "save_format": (frozenset(), frozenset({"tf.keras.models.save_model"})),
+    "save_format": (frozenset(), _and_v1({"tf.keras.models.save_model"})),  # TFM664 acts on both spellings
     "shape_value": (frozenset({"value"}), frozenset()),  # `x.shape[-1].value`
     "graph_mode": (frozenset(), _and_v1(GRAPH_ONLY)),  # the rule's own list: its words are the names it reports
     "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",

@@ -40,6 +40,13 @@ class SaveFormat(Plugin):
         path = literal_str(arg_value(original, "filepath", 1))
         if path is not None and path.lower().endswith(SUFFIXES):
             return updated
-        if self.ctx.tf1_semantics(literal):
+        tf1 = self.ctx.tf1_semantics(literal)
+        if tf1:
             self.ctx.report(original, "TFM664")
+        elif tf1 is None:  # TF1's reading wrote HDF5, TF2's a SavedModel directory: both named, nothing changed
+            self.ctx.report(original, "TFM650", "`tf.keras.models.save_model` means something else in TF1 and TF2 "
+                            "code: as TF1 it writes HDF5 (as `save_format='h5'` or an `.h5` path would), as TF2 a "
+                            "SavedModel directory; not upgraded: cannot tell whether this file is TF1 or TF2 code "
+                            f"({self.ctx.tf_version.reason}); set `source = \"tf1\"` or `\"tf2\"` in "
+                            "[tool.tf2migrate] (or --source)", fixable=False)
         return updated

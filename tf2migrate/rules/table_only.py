@@ -1,0 +1,98 @@
+"""A file only the tables act in is rewritten without LibCST (rules/table_splice.py); any other goes to LibCST.
+
+A file qualifies when no code rule has a place in it (the pre-pass's question, `engine/wake.py`, asked with
+the code rules' words alone), no rule reads the whole module or every statement, and it has no package
+neighbours. The report-only rules that read `ast` (`Plugin.fast`) report as they do after LibCST's traversal.
+The splice path's output keeps every import: a rewrite that would leave one unused (LibCST's path removes it)
+or need a new one is `NotSure`, and so is anything else this path cannot promise (`NotSure` in its modules).
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import dataclasses
+import functools
+from collections import Counter
+
+from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.context import Context
+from tf2migrate.engine.positions import Positions
+from tf2migrate.engine.suppress import parse_suppressions
+from tf2migrate.engine.text_edits import NotSure, Text
+from tf2migrate.engine.wake import waking_nodes
+
+FALLBACKS: Counter = Counter()  # files the splice path gave to LibCST, by reason (bench/splice_agrees.py)
+SPLICED: Counter = Counter()  # files it rewrote: "changed" or "unchanged"
+
+
+@functools.lru_cache(maxsize=None)
+def _code_triggers():
+    """The wake words with the tables' taken out: what wakes a code rule."""
+    from tf2migrate.rules.wake_words import triggers
+
+    return dataclasses.replace(triggers(), names=frozenset(), modules=frozenset(), hand_written=frozenset(), calls={})
+
+
+def code_rule_places(tree, imports, text: str, source: str) -> bool:
+    words = _code_triggers()
+    attrs, symbols = words.scan(text)
+    return any(True for _ in waking_nodes(tree, imports, words, attrs & words.code_attrs, symbols, source,
+                                          words.code_words(text)))
+
+
+def rewrite(text: str, tree, path: str, selection, package=None):
+    """A `RewriteResult` made without LibCST, or None: the file needs LibCST."""
+    if package is not None:
+        return None
+    try:
+        return _rewrite(text, tree, path, selection)
+    except (NotSure, RecursionError) as exc:
+        FALLBACKS[str(exc) if isinstance(exc, NotSure) else "deep"] += 1
+        return None
+
+
+def _rewrite(text: str, tree, path: str, selection):
+    from tf2migrate.engine.apply import RewriteResult, _hits
+    from tf2migrate.engine.imports import ImportMap
+    from tf2migrate.rules import registry
+    from tf2migrate.rules.table_splice import TableSplice
+    from tf2migrate.rules.tables import load_tables
+
+    imports = ImportMap.from_ast(tree)
+    if code_rule_places(tree, imports, text, selection.source):
+        return None
+    ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
+                  suppressions=parse_suppressions(text), selection=selection, emit=None, infos=registry.all_infos())
+    plugins = registry.plugins(ctx)
+    if any(plugin.reads_whole_module() or plugin.sees_every_statement() for plugin in plugins):
+        return None
+    edits = Text(text)
+    splice = TableSplice(ctx, load_tables(), registry.CLAIMED, edits)
+    splice.run(tree, _hits(tree, text, imports, selection.source))
+    for plugin in plugins:
+        if plugin.fast:
+            plugin.leave_module(None, None)
+    splice.leave_module()
+    code = edits.result()
+    if code != text:
+        _imports_still_used(tree, imports, edits)
+    SPLICED["changed" if code != text else "unchanged"] += 1
+    return RewriteResult(code=code, diagnostics=sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code)))
+
+
+def _imports_still_used(tree, imports, edits: Text) -> None:
+    """NotSure when an edit takes the last use of a name the file binds (LibCST's path removes its import)."""
+    bindings = imports.bindings
+    names = [n for n in nodes(tree, ast.Name) if n.id in bindings]
+    uses = Counter(n.id for n in names)
+    where = sorted((edits.offset(n.lineno, n.col_offset), n.id) for n in names)
+    for start, end, new in edits.edits:
+        i = bisect.bisect_left(where, (start,))
+        while i < len(where) and where[i][0] < end:
+            uses[where[i][1]] -= 1
+            i += 1
+        head = new.split(".")[0]
+        if "." in new and head.isidentifier() and head in bindings and start < end:
+            uses[head] += 1
+    if any(count <= 0 for count in uses.values()):
+        raise NotSure("an import left unused")

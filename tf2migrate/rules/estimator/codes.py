@@ -196,13 +196,6 @@ INFOS = (
           "`experimental_distribute=DistributeConfig(train_distribute=...)`) the model is cloned in the strategy's "
           "scope as TF1 cloned it, with the same weights and compile, under the Estimator's name. Other arguments "
           "(keras_model_path, custom_objects, checkpoint_format, ...) are reported."),
-    _info("TFM334", "mode-keys-as-strings", "tf.estimator.ModeKeys.X left outside the model_fn -> its string value",
-          "ModeKeys kept outside the model_fn (input functions) are written as their string values",
-          "Input-function builders take the mode as well (`read_dataset(prefix, tf.estimator.ModeKeys.TRAIN, ...)`, "
-          "`if mode == tf.estimator.ModeKeys.TRAIN: dataset = dataset.shuffle(...)`) to shuffle and repeat for "
-          "training only. ModeKeys are plain strings (\"train\", \"eval\", \"infer\"), and TF 2.16 has no "
-          "tf.estimator: once the Estimator program is converted, the constants its kept statements still use "
-          "become those strings, so the same comparisons give the same results."),
     _info("TFM335", "estimator-wrapper", "est = add_metrics(est, fn) -> Keras metrics in compile; forward_features "
           "dropped, said", "forward_features dropped: the Keras model predicts its output alone",
           "TF1 wrapped a built canned estimator to add evaluation metrics (`tf.contrib.estimator.add_metrics`, "
@@ -212,7 +205,7 @@ INFOS = (
           "(TFM306), so evaluate reports it under the same name. forward_features changed only what predict returned: "
           "the Keras model predicts its output alone, and this warning says so; predict the keys alongside by hand "
           "where a batch prediction needs them. A wrapper of an Estimator with a model_fn, or a metric function on a "
-          "classifier's predictions, is reported.", severity=Severity.WARNING, example="TFM334"),
+          "classifier's predictions, is reported.", severity=Severity.WARNING, example="TFM335"),
     _info("TFM323", "logged-tensors-not-kept", "LoggingTensorHook of graph tensors -> a LambdaCallback printing "
           "Keras' logs", "LoggingTensorHook logged graph tensors by name, which Keras does not have: the "
           "LambdaCallback prints the loss and metrics every N batches instead; log those tensors from a "

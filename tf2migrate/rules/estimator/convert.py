@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import branch_config, conversion, mode_keys, other_module, program_render, splice
+from tf2migrate.rules.estimator import branch_config, conversion, other_module, program_render, splice
 from tf2migrate.rules.estimator import strategy
 from tf2migrate.rules.estimator.args import Unreadable
 from tf2migrate.rules.estimator.plans import StrategyKind
@@ -29,8 +29,7 @@ def one(prog, ctx, original, updated, steps_param=False, default_strategy=False,
     if prog.blockers:
         return NOTHING
     body, marks = splice.splice(updated, rendered)
-    body, swapped = mode_keys.strings(body, ctx)  # `read_dataset(..., ModeKeys.TRAIN, ...)` kept: "train"
-    notes = [(prog.call, mode_keys.CODE, None)] if swapped else []
+    notes = []  # ModeKeys kept beside the program become their strings after it, each with TFM340 (leftovers.py)
     body = other_module.imports_renamed(body, prog, conv.writer)  # `from model import build_estimator`
     body, marks = splice.insert_before(body, marks, prog.estimator, program_render.builder_head(conv))
     return body, conv.notes + conv.runs.notes + notes, marks, [conv]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf2migrate.rules.estimator import plans
+from tf2migrate.rules.estimator.canned_results import CannedMetric
 from tf2migrate.rules.estimator.plans import StrategyKind
 from tf2migrate.rules.estimator.strategy import CONFIG_DROPPED
 
@@ -24,9 +25,9 @@ def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
     sched = model.schedule if model is not None else None
     if sched is not None:
         notes.append((sched.node, "TFM305", None))
-    for node in {id(m.node): m.node for m in (model.metrics if model is not None else ())}.values():
-        notes.append((node, "TFM330" if plans.canned(model) else "TFM306", None))  # once per call (a metric
-        # helper's call makes several); a canned estimator's: where the program reads its key (canned_results.py)
+    metrics = {id(m.node): m for m in (model.metrics if model is not None else ())}.values()
+    for m in metrics:  # once per call (a metric helper's call makes several); a canned estimator's own metric:
+        notes.append((m.node, "TFM330" if isinstance(m, CannedMetric) else "TFM306", None))  # where its key is read
     if plans.canned(model):
         notes.append((prog.call, "TFM312", None))
     if shim_plan is not None:

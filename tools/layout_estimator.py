@@ -46,14 +46,14 @@ FOLDER = ROOT / "tf2migrate" / "rules" / "estimator"
 # The rooms, in the order a conversion goes through them, with what belongs in each (each room's __init__ docstring).
 ROOMS = {
     "": "Estimator -> Keras + Strategy (TFM3xx): the structural migration, laid out in rooms by phase.\n\n"
-        "`plugin.py` is the entry point: it finds the program (program/, with the readers of TF1 shapes in reading/)\n"
-        "and converts it in three steps (`convert.py`): the plan (`program_plan.py`: the model's path, the strategy,\n"
-        "the Keras target, the writer; one module per TF1 concept in planning/, one room per model path: idiomatic/,\n"
-        "shim/, general/), the rendering of each statement and the splice of the new body (writing/). package/ holds\n"
-        "the helper's side of a program spread over modules; syntax/ the LibCST helpers every phase uses. Either the\n"
-        "whole program is converted or nothing is (`failures.py`); `codes.py` and `examples.py` document TFM3xx.\n"
-        "Imports go one way, down this list: package, writing, program, the paths, planning, reading, syntax\n"
-        "(`python tools/layout_estimator.py --arrows` counts them).",
+        "`plugin.py` is the entry point: it finds the program (program/; the readers of TF1 shapes are in\n"
+        "reading/) and converts it in three steps (`convert.py`): the plan (`program_plan.py`: the model's path,\n"
+        "the strategy, the Keras target, the writer; one module per TF1 concept in planning/, one room per model\n"
+        "path: idiomatic/, shim_path/, default_path/), the rendering of each statement and the splice of the new\n"
+        "body (writing/). package/ holds the helper's side of a program spread over modules; syntax/ the LibCST\n"
+        "helpers every phase uses. Either the whole program is converted or nothing is (`failures.py`); `codes.py`\n"
+        "and `examples.py` document TFM3xx. Imports go down this list: package, writing, program, the paths,\n"
+        "planning, reading, syntax (`python tools/layout_estimator.py --arrows` counts those that do not).",
     "syntax": "LibCST helpers every phase uses: a call's arguments bound to its TF1 signature, the respelled source\n"
               "of kept expressions, generated code built from templates. Nothing Estimator-specific is decided here.",
     "reading": "Reading TF1 shapes as written, deciding nothing: the uses of a program's names, a model_fn's spec and\n"
@@ -63,9 +63,9 @@ ROOMS = {
                 "metrics, hooks and callbacks, exporters, TPU, strategy, canned estimators), the plan's types\n"
                 "(`plan_types.py`) and the notes a converted program reports.",
     "idiomatic": "The idiomatic path: a model_fn read as a chain of layers, written as a compiled `tf.keras.Sequential`.",
-    "shim": "The shim path: a forward pass kept verbatim in a Keras layer under `track_tf1_style_variables`, and what\n"
+    "shim_path": "The shim path: a forward pass kept verbatim in a Keras layer under `track_tf1_style_variables`, and what\n"
             "it needs to run as the model_fn ran (layer names, the `training` flag).",
-    "general": "The general (default) path: a `tf.keras.Model` subclass that keeps the model_fn's own statements,\n"
+    "default_path": "The default (general) path: a `tf.keras.Model` subclass that keeps the model_fn's own statements,\n"
                "split into the forward pass, train_step, test_step and predict_step.",
     "program": "The Estimator program found and read whole: its `Estimator(...)` call and everything it is built from\n"
                "or used by, in this module or, for a package, in the module whose helper builds it.",
@@ -119,16 +119,16 @@ TABLE = {
     "forward": "idiomatic/forward",
     "chain": "idiomatic/chain",
     "layers": "idiomatic/layers",
-    "shim": "shim/kept_forward",
-    "shim_guards": "shim/guards",
-    "training_flag": "shim/training_flag",
-    "general": "general/model_subclass",
-    "general_read": "general/kept_statements",
-    "general_setup": "general/setup_statements",
-    "general_metrics": "general/metric_ops",
-    "train_op": "general/train_op",
-    "gradients": "general/gradients",
-    "tf1_style": "general/tf1_style",
+    "shim": "shim_path/kept_forward",
+    "shim_guards": "shim_path/guards",
+    "training_flag": "shim_path/training_flag",
+    "general": "default_path/model_subclass",
+    "general_read": "default_path/kept_statements",
+    "general_setup": "default_path/setup_statements",
+    "general_metrics": "default_path/metric_ops",
+    "train_op": "default_path/train_op",
+    "gradients": "default_path/gradients",
+    "tf1_style": "default_path/tf1_style",
     "analyze": "program/analyze",
     "program_parts": "program/parts",
     "other_module": "program/built_elsewhere",
@@ -182,6 +182,9 @@ def check_table() -> list:
     for room in {new.split("/")[0] for new in TABLE.values() if "/" in new}:
         if room not in ROOMS:
             problems.append(f"room {room} has no docstring in ROOMS")
+    for name in set(ROOMS) | {new for new in TABLE.values() if "/" not in new}:
+        if name in TABLE and TABLE[name] != name:  # `estimator.x` would mean both the old module and the new place
+            problems.append(f"{name} is both a module that moves and a new place: choose another name")
     flat = sorted(p.stem for p in FOLDER.glob("*.py") if p.stem != "__init__")
     unplaced = [m for m in flat if m not in TABLE and m not in places]
     if unplaced:

@@ -263,6 +263,40 @@ class _Imports(cst.CSTTransformer):
         self.renamed = []  # (import alias node, old local name, new local name)
         self.problems = []
         self.names = {}  # id(Name node) -> new value: the uses of a renamed module's local name
+        self.touched = False  # an import was rewritten: the package's import lines are put back in order
+
+    def leave_Module(self, original, updated):
+        return updated.with_changes(body=self._in_order(updated.body)) if self.touched else updated
+
+    def leave_IndentedBlock(self, original, updated):
+        return updated.with_changes(body=self._in_order(updated.body)) if self.touched else updated
+
+    @staticmethod
+    def _in_order(body) -> list:
+        """Each run of consecutive `from tf2migrate.rules.estimator... import` lines sorted by module (a blank line
+        or a comment ends a run), as they were sorted by their old names."""
+        def key(stmt):
+            if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+                return None
+            node = stmt.body[0]
+            if not isinstance(node, cst.ImportFrom) or node.relative or not _dotted_of(node.module).startswith(PACKAGE):
+                return None
+            return _dotted_of(node.module)
+
+        out, run = [], []
+        for stmt in list(body) + [None]:
+            k = key(stmt) if stmt is not None else None
+            if k is not None and (not run or not stmt.leading_lines):
+                run.append(stmt)
+                continue
+            if run:
+                head = run[0].leading_lines
+                ordered = sorted(run, key=key)
+                out += [st.with_changes(leading_lines=head if i == 0 else []) for i, st in enumerate(ordered)]
+            run = [stmt] if k is not None else []
+            if k is None and stmt is not None:
+                out.append(stmt)
+        return out
 
     def leave_Name(self, original, updated):
         new = self.names.get(id(original))
@@ -300,6 +334,7 @@ class _Imports(cst.CSTTransformer):
         groups = self._groups(froms[0])
         if groups is None:
             return updated
+        self.touched = True
         lines = []
         for i, (target, names) in enumerate(groups):
             relative, module = self._module_expr(target, bool(froms[0].relative))

@@ -572,7 +572,9 @@ def _room_of(path: Path) -> str:
     rel = path.relative_to(FOLDER)
     if len(rel.parts) > 1:
         return rel.parts[0]
-    room = TABLE.get(path.stem, "?/" + path.stem)
+    if path.stem in TABLE.values():  # a module that stays at the top, under its new name
+        return "top"
+    room = TABLE.get(path.stem, "?/" + path.stem)  # a flat module not moved yet: the room it goes to
     return room.rpartition("/")[0] or "top"
 
 

@@ -9,19 +9,28 @@ It is deterministic and re-runnable: a module already in its room is left there,
 fails, changing nothing, when a flat module of the package has no line in `TABLE` (add one line per new module and
 run again), when two lines give one place, or when an import cannot be rewritten safely (listed).
 
-Steps for the lead, at the end, on the merged main (a clean checkout, nothing uncommitted):
+Steps for the lead, at the end, on the merged main. Merge the other branches first, then only this script's
+commits of branch est-layout (the tool commits come before the commit of the moved tree; `git log est-layout`), so
+the move is made again on the tree as merged rather than merged over the others' edits:
 
+    git merge --no-ff <last tools commit of est-layout>       # tools/layout_estimator.py, tools/compare_rewrites.py
     . ~/.cache/tf2migrate/venv/bin/activate && export PYTHONPATH=$PWD
     python tools/compare_rewrites.py snapshot /tmp/before.json /work/survey/programs/*/   # before the move
-    python tools/layout_estimator.py --arrows          # room arrows and cycles, flat tree read through TABLE
+    python tools/layout_estimator.py --arrows          # arrows and cycles, the flat tree read through TABLE
     python tools/layout_estimator.py                   # fails listing new flat modules: add a TABLE line each
-    python tools/layout_estimator.py                   # moves, rewrites, reports string mentions to check by eye
-    python tools/layout_estimator.py                   # second run: "nothing to do"
-    python tools/layout_estimator.py --arrows          # room arrows and cycles after
+    python tools/layout_estimator.py                   # moves, rewrites, lists mentions to check by eye
+    python tools/layout_estimator.py --check           # a second run: "nothing to do", exit 0
+    python tools/layout_estimator.py --arrows          # after: the same arrows, now between rooms
     python tools/compare_rewrites.py snapshot /tmp/after.json /work/survey/programs/*/
     python tools/compare_rewrites.py diff /tmp/before.json /tmp/after.json                # 0 cases differ
     python -m pytest -m "not slow" -q -x -p no:cacheprovider
-    git add -A tf2migrate tests tools bench README.md && git commit
+    git add -A tf2migrate tests tools bench && git commit
+    git cherry-pick <README commit of est-layout>      # README's paragraph on estimator/ (names the new places)
+
+Merging all of est-layout (the moved tree too) also works when the others' edits follow git's rename detection;
+after that merge, run the script again: it places new flat modules (one TABLE line each) and rewrites imports that
+still name old places. A modify/delete conflict on a module: keep the other branch's flat file, remove the moved
+copy, and run the script.
 
 `--check` says what a run would do and exits 1 if anything is to move.
 """
@@ -444,15 +453,19 @@ def _text_moves() -> list:
     return out
 
 
-def _renamed_files() -> list:
-    """(pattern, replacement) for `emit.py` and `emit.Writer` written in the package's own docstrings and comments."""
-    out = []
-    for old, new in TABLE.items():
-        leaf = new.rpartition("/")[2]
-        if old != leaf:
-            out.append((re.compile(rf"(?<![\w/.]){old}\.py\b"), f"{leaf}.py"))
-            out.append((re.compile(rf"(?<![\w/.]){old}\.(?=[A-Za-z_])"), f"{leaf}."))
-    return out
+def _renames() -> list:
+    """(old, new) module names of the modules whose name changes."""
+    return [(old, new.rpartition("/")[2]) for old, new in TABLE.items() if old != new.rpartition("/")[2]]
+
+
+def _file_mentions(renames: list) -> list:
+    """(pattern, replacement) for `emit.py` written as a file name."""
+    return [(re.compile(rf"(?<![\w/.]){old}\.py\b"), f"{new}.py") for old, new in renames]
+
+
+def _attribute_mentions(renames: list) -> list:
+    """(pattern, replacement) for `emit.Writer` written in the package's own docstrings and comments."""
+    return [(re.compile(rf"(?<![\w/.]){old}\.(?=[A-Za-z_])"), f"{new}.") for old, new in renames]
 
 
 def _subs(text: str, patterns: list) -> str:
@@ -461,8 +474,9 @@ def _subs(text: str, patterns: list) -> str:
     return text
 
 
-def rewrite_mentions(text: str, patterns: list) -> str:
-    """The same text with the patterns applied inside string and comment tokens only."""
+def rewrite_mentions(text: str, patterns: list, prose: list = ()) -> str:
+    """The same text with `patterns` applied inside string and comment tokens only, and `prose` inside comments and
+    triple-quoted strings (docstrings) only."""
     starts = [0]
     for line in text.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
@@ -470,6 +484,8 @@ def rewrite_mentions(text: str, patterns: list) -> str:
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
         if tok.type in (tokenize.STRING, tokenize.COMMENT) or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
             new = _subs(tok.string, patterns)
+            if tok.type == tokenize.COMMENT or tok.string.endswith(('"""', "'''")):
+                new = _subs(new, prose)
             if new != tok.string:
                 begin = starts[tok.start[0] - 1] + tok.start[1]
                 end = starts[tok.end[0] - 1] + tok.end[1]
@@ -482,7 +498,7 @@ def rewrite_mentions(text: str, patterns: list) -> str:
 def leftover_mentions(files: list) -> list:
     """`path:line: text` of the old names of renamed modules still written as `old.py` or `` `old.x` `` (docs to
     check by eye: such a name may mean another module)."""
-    olds = [old for old, new in TABLE.items() if old != new.rpartition("/")[2]]
+    olds = [old for old, _ in _renames()]
     pattern = re.compile(rf"(?<![\w/.])(?:{'|'.join(olds)})\.py\b|`(?:{'|'.join(olds)})\.\w")
     found = []
     for path in files:
@@ -528,14 +544,17 @@ def plan() -> tuple:
     moved = dict(todo)
     moves = _moves()
     texts, problems = {}, []
-    renamed = _renamed_files()
     paths = _text_moves()
+    renamed = _file_mentions(_renames()) + _attribute_mentions(_renames())
+    # outside the package, `general.py` in a docstring or comment is renamed only when no other file has that name
+    elsewhere = {p.name for p in _python_files() if FOLDER not in p.parents}
+    unique = _file_mentions([(old, new) for old, new in _renames() if f"{old}.py" not in elsewhere])
     for path in _python_files():
         new, found = rewrite_imports(path, moved.get(path, path), moves)
         problems += found
         text = new if new is not None else path.read_text(encoding="utf-8")
-        patterns = paths + (renamed if FOLDER in path.parents else [])
-        text = rewrite_mentions(text, patterns)
+        inside = FOLDER in path.parents
+        text = rewrite_mentions(text, paths + (renamed if inside else []), [] if inside else unique)
         if text != path.read_text(encoding="utf-8"):
             texts[path] = text
     for path in _text_files():

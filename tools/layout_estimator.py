@@ -548,7 +548,7 @@ def plan() -> tuple:
     renamed = _file_mentions(_renames()) + _attribute_mentions(_renames())
     # outside the package, `general.py` in a docstring or comment is renamed only when no other file has that name
     elsewhere = {p.name for p in _python_files() if FOLDER not in p.parents}
-    unique = _file_mentions([(old, new) for old, new in _renames() if f"{old}.py" not in elsewhere])
+    unique = _file_mentions([(old, TABLE[old]) for old, _ in _renames() if f"{old}.py" not in elsewhere])
     for path in _python_files():
         new, found = rewrite_imports(path, moved.get(path, path), moves)
         problems += found

@@ -582,7 +582,13 @@ def apply(todo: list, texts: dict, inits: dict) -> None:
         subprocess.run(["git", "add", str(path)], cwd=ROOT, check=True)
     for source, dest in todo:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "mv", str(source), str(dest)], cwd=ROOT, check=True)
+        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", str(source)], cwd=ROOT,
+                                 capture_output=True).returncode == 0
+        if tracked:
+            subprocess.run(["git", "mv", str(source), str(dest)], cwd=ROOT, check=True)
+        else:  # a new module not committed yet
+            source.rename(dest)
+            subprocess.run(["git", "add", str(dest)], cwd=ROOT, check=True)
 
 
 # ---- arrows between rooms --------------------------------------------------------------------------------------------

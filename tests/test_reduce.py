@@ -162,7 +162,7 @@ def test_every_rule_that_reads_the_whole_module_says_so():
     flagged = set()
     for cls in CODE_RULES:
         path = Path(inspect.getsourcefile(cls))
-        sources = path.parent.glob("*.py") if path.parent.name != "rules" else [path]
+        sources = path.parent.rglob("*.py") if path.parent.name != "rules" else [path]
         if any(reads.search(p.read_text(encoding="utf-8")) for p in sources):
             flagged.add(cls)
     offenders = [cls.__name__ for cls in flagged

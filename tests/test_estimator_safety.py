@@ -80,10 +80,10 @@ result = tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
 def test_an_output_using_a_name_the_conversion_removed_is_not_written(monkeypatch):
     """The shape of issue 17's `result = train_and_evaluate(...)`: a run left as written after its estimator and
     specs went (a NameError, written with exit 0). Any such slip of the converter is caught before writing."""
-    from tf2migrate.rules.estimator import program_render
+    from tf2migrate.rules.estimator.writing import program_statements
 
     assert "TFM301" in {d.code for d in rewrite_text(KEPT_RESULT, "f.py").diagnostics}
-    monkeypatch.setattr(program_render, "run_statements", lambda orig, stmt, *rest: [stmt])  # the slip
+    monkeypatch.setattr(program_statements, "run_statements", lambda orig, stmt, *rest: [stmt])  # the slip
     result = rewrite_text(KEPT_RESULT, "f.py")
     assert "strategy.run(lambda: 1.0)" in result.code and "tf.compat.v1.layers.dense" in result.code
     assert "tf.estimator.Estimator(model_fn=model_fn)" in result.code and "keras" not in result.code
@@ -96,7 +96,7 @@ def test_an_output_using_a_name_the_conversion_removed_is_not_written(monkeypatc
 
 
 def test_names_the_input_already_left_undefined_do_not_count():
-    from tf2migrate.rules.estimator.output_check import problem
+    from tf2migrate.rules.estimator.writing.output_check import problem
 
     before = "import tensorflow as tf\nx = train_input_fn\n"
     assert problem(before, "import tensorflow as tf\nx = train_input_fn\ny = tf.keras\n", "f.py") is None
@@ -104,7 +104,7 @@ def test_names_the_input_already_left_undefined_do_not_count():
 
 
 def test_reads_of_model_predict_as_per_example_dicts_are_found():
-    from tf2migrate.rules.estimator.output_check import problem
+    from tf2migrate.rules.estimator.writing.output_check import problem
 
     models = frozenset({"model"})
     before = "import numpy as np\n"
@@ -126,7 +126,8 @@ def test_predictions_read_per_example_from_a_general_path_model_are_unbatched(mo
     """Issue 17: a custom model_fn on the general path (TFM321) and `[p["class"] for p in predictions]`: the
     predictions were model.predict's one dict of arrays (TypeError: string indices must be integers)."""
     from tests.conftest import ROOT
-    from tf2migrate.rules.estimator import runs, templates
+    from tf2migrate.rules.estimator.syntax import templates
+    from tf2migrate.rules.estimator.writing import runs
 
     source = (ROOT / "fixtures/programs/est_general_predict_loop/original.py").read_text(encoding="utf-8")
     result = rewrite_text(source, "f.py")
@@ -166,7 +167,7 @@ def test_the_check_reads_only_what_the_converter_wrote():
 
 
 def test_a_conversion_that_does_not_compile_is_not_written(monkeypatch):
-    from tf2migrate.rules.estimator import output_check
+    from tf2migrate.rules.estimator.writing import output_check
 
     problem = output_check.problem
 

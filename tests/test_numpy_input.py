@@ -1,4 +1,4 @@
-"""numpy_input_fn / pandas_input_fn become tf.data pipelines of the same examples (rules/estimator/numpy_input.py).
+"""numpy_input_fn / pandas_input_fn become tf.data pipelines of the same examples (rules/estimator/writing/numpy_input.py).
 
 The runnable pair `fixtures/programs/est_numpy_input` proves the pipeline gives TF1's batches (EQUIVALENT in
 CI); these cases pin down what converts and what stays, reported."""

@@ -153,6 +153,22 @@ TABLE = {
     "output_check": "writing/output_check",
     "helper_module": "package/helper_side",
     "other_module_report": "package/not_converted_report",
+    "branch_config": "planning/branch_config",
+    "canned_combined": "planning/canned_combined",
+    "canned_results": "planning/canned_results",
+    "linear_columns": "planning/linear_columns",
+    "keras_estimator": "planning/keras_estimator",
+    "estimator_wrappers": "planning/estimator_wrappers",
+    "keras_metric_objects": "planning/keras_metric_objects",
+    "params_optimizer": "planning/params_optimizer",
+    "contrib_gone": "planning/contrib_gone",
+    "horovod": "planning/horovod",
+    "choice_chain": "reading/choice_chain",
+    "general_tpu": "default_path/tpu_steps",
+    "keras_once": "default_path/keras_once",
+    "made_once": "default_path/made_once",
+    "mode_twins": "default_path/mode_twins",
+    "imported_model_fn": "program/imported_model_fn",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

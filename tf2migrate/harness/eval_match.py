@@ -5,7 +5,7 @@ Order: a metric of the same name and the same (or an unknown) kind; then one of 
 name (the TF1 key `rmse` against Keras' default name `root_mean_squared_error`). A canned Estimator's automatic
 metric is compared by value with the migrated metric of its name whatever their kinds: its head computed it with
 `tf1.metrics.mean` of its own loss (`average_loss`), which the converter writes as the loss's Keras metric
-(rules/estimator/canned_results.py); the numbers say whether they agree. A metric the program asked
+(rules/estimator/planning/canned_results.py); the numbers say whether they agree. A metric the program asked
 for itself with a known kind and no counterpart makes the pair DIVERGED; one whose kind is unknown (a custom
 metric, a canned Estimator's automatic ones) is listed as not compared, as a name alone says nothing.
 """

@@ -4,7 +4,7 @@ A TF1 program names its metric with an `eval_metric_ops` key (`"rmse": tf.metric
 its migration may name the Keras metric otherwise (`MeanSquaredError()` reports `mean_squared_error`), or name
 another computation alike. Each side records {name: {"kind", "own"}}: the kind is the TF1 metric function's
 name, or the Keras metric class (or a compiled string's function) in the same spelling (`KINDS`: the renames
-the converter writes, rules/estimator/metrics.py and general.py METRICS); `own` is False for the metrics a
+the converter writes, rules/estimator/planning/metrics.py and default_path/model_subclass.py METRICS); `own` is False for the metrics a
 canned Estimator adds by itself (the migration need not keep those). Child side: `install`.
 """
 import sys

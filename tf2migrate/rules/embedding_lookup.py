@@ -95,7 +95,7 @@ class EmbeddingLookupStrategy(Plugin):
 
 def strategy_of(call: cst.Call, canonical: str):
     """The argument that gives a lookup's partition_strategy (its keyword, or TF1's position), else None; the call
-    spreads no `*args` (shim_guards.py asks it too)."""
+    spreads no `*args` (shim_path/guards.py asks it too)."""
     args = [a for a in call.args if a.keyword is None]
     kept = KEPT[canonical]
     return keyword(call, "partition_strategy") or (args[kept] if len(args) > kept else None)

@@ -11,7 +11,7 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
-from tf2migrate.rules.estimator import target
+from tf2migrate.rules.estimator.planning import target
 
 
 class KerasTarget(Plugin):

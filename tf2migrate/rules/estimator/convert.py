@@ -1,6 +1,6 @@
 """Converting one Estimator program, or both branches of an if/else that chooses one: plan, render, splice.
 
-`one` runs the three steps (conversion.py, program_render.py, splice.py) on one view of the module;
+`one` runs the three steps (program_plan.py, program_statements.py, splice.py) on one view of the module;
 `both_branches` converts each branch of a switch as if the program had taken it, then merges the two
 bodies into one if/else (switch.py). Each returns (body, notes, marks, conversions), body None when
 something blocks: the blockers are then in the programs' `blockers`.
@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator import branch_config, conversion, other_module, program_render, splice
-from tf2migrate.rules.estimator import strategy
-from tf2migrate.rules.estimator.args import Unreadable
-from tf2migrate.rules.estimator.plans import StrategyKind
+from tf2migrate.rules.estimator import program_plan
+from tf2migrate.rules.estimator.planning import branch_config
+from tf2migrate.rules.estimator.planning import strategy
+from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
+from tf2migrate.rules.estimator.program import built_elsewhere
+from tf2migrate.rules.estimator.syntax.args import Unreadable
+from tf2migrate.rules.estimator.writing import program_statements, splice
 
 NOTHING = (None, [], {}, [])
 
 
 def one(prog, ctx, original, updated, steps_param=False, default_strategy=False, params_name=None) -> tuple:
     try:
-        conv = conversion.plan(prog, ctx, original, updated, steps_param, default_strategy, params_name)
+        conv = program_plan.plan(prog, ctx, original, updated, steps_param, default_strategy, params_name)
         if conv is None:
             return NOTHING
-        rendered = program_render.render_body(conv, original, updated)
+        rendered = program_statements.render_body(conv, original, updated)
     except Unreadable as problem:
         prog.blockers.append(problem)
         return NOTHING
@@ -30,8 +33,8 @@ def one(prog, ctx, original, updated, steps_param=False, default_strategy=False,
         return NOTHING
     body, marks = splice.splice(updated, rendered)
     notes = []  # ModeKeys kept beside the program become their strings after it, each with TFM340 (leftovers.py)
-    body = other_module.imports_renamed(body, prog, conv.writer)  # `from model import build_estimator`
-    body, marks = splice.insert_before(body, marks, prog.estimator, program_render.builder_head(conv))
+    body = built_elsewhere.imports_renamed(body, prog, conv.writer)  # `from model import build_estimator`
+    body, marks = splice.insert_before(body, marks, prog.estimator, program_statements.builder_head(conv))
     return body, conv.notes + conv.runs.notes + notes, marks, [conv]
 
 

@@ -25,7 +25,7 @@ def report_vetoed(ctx, module: cst.Module, reason: str) -> None:
 
 def first_estimator(module: cst.Module, ctx) -> cst.CSTNode:
     """The first Estimator call of the module (the module's first line when even that cannot be found)."""
-    from tf2migrate.rules.estimator.analyze import is_estimator
+    from tf2migrate.rules.estimator.program.analyze import is_estimator
 
     found = []
 

@@ -1,7 +1,7 @@
 """The Estimator plugin: one `leave_module` hook that converts the whole program or nothing.
 
-It finds the program: at the top level, in `main()` (scope.py), chosen by an if/else (switch.py), or a
-helper another module trains (helper_module.py). Reading (analyze, model_fn) and converting (convert.py:
+It finds the program: at the top level, in `main()` (main_body.py), chosen by an if/else (switch.py), or a
+helper another module trains (helper_side.py). Reading (analyze, model_fn) and converting (convert.py:
 plan, render, splice) may both find a blocker; only when there is none is TFM301 reported and the new
 module body returned: the statements of the Estimator program replaced, every other one kept as the
 other rules left it.
@@ -19,7 +19,7 @@ from tf2migrate.rules.idle import estimator_may_act
 class EstimatorToKeras(Plugin):
     infos = codes.INFOS
     wake = "estimator"
-    writer = None  # the last program's writer (emit.Writer): helper_module.py converts another module alike
+    writer = None  # the last program's writer (keras_source.Writer): helper_side.py converts another module alike
     converted = False  # this module's body was rewritten (so check_output reads the output)
     models: frozenset = frozenset()  # the names of the Keras models it made (`model`)
 
@@ -47,7 +47,7 @@ class EstimatorToKeras(Plugin):
         """Why the converted module cannot run (output_check.py), or None; asked only when this rule converted."""
         if not self.converted:
             return None
-        from tf2migrate.rules.estimator import output_check
+        from tf2migrate.rules.estimator.writing import output_check
 
         try:
             return output_check.problem(before, after, self.ctx.path, self.models)
@@ -57,12 +57,17 @@ class EstimatorToKeras(Plugin):
     def _convert(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx
         # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
-        from tf2migrate.rules.estimator import analyze, assemble, convert, helper_module, other_module
-        from tf2migrate.rules.estimator import choice_chain, other_module_report, scope, switch, target
+        from tf2migrate.rules.estimator import convert
+        from tf2migrate.rules.estimator.package import helper_side
+        from tf2migrate.rules.estimator.package import not_converted_report
+        from tf2migrate.rules.estimator.planning import target
+        from tf2migrate.rules.estimator.program import analyze, built_elsewhere
+        from tf2migrate.rules.estimator.reading import choice_chain, main_body, switch
+        from tf2migrate.rules.estimator.writing import body_pieces
         view, flat, sw, progs = (original, updated), None, None, []
         prog = analyze.find(original, ctx)
         if prog is None:  # not at the top level: in `def main():`, in an if/else, or only reported
-            flat = scope.flatten(original, updated, analyze.builds_estimator(original, ctx))
+            flat = main_body.flatten(original, updated, analyze.builds_estimator(original, ctx))
             view = (flat.original, flat.updated) if flat else view
             prog = analyze.find(view[0], ctx)
             if prog is not None:
@@ -75,13 +80,13 @@ class EstimatorToKeras(Plugin):
         if sw is not None:
             progs = [analyze.find(v[0], ctx) for v in sw.views]
             prog = progs[0] if None not in progs else None
-            other_module.not_in_a_switch(progs)
-        if prog is None:  # a helper another module trains (helper_module.py), or one it could not read
-            done = helper_module.convert(self, original, updated)
-            if done is not None or other_module_report.report_foreign(ctx):
+            built_elsewhere.not_in_a_switch(progs)
+        if prog is None:  # a helper another module trains (helper_side.py), or one it could not read
+            done = helper_side.convert(self, original, updated)
+            if done is not None or not_converted_report.report_foreign(ctx):
                 return done or updated
             sw, prog = None, analyze.elsewhere(original, ctx)
-        if prog is None or not ctx.allowed(other_module.call_of(prog), "TFM301"):
+        if prog is None or not ctx.allowed(built_elsewhere.call_of(prog), "TFM301"):
             return updated
         saved = ctx.emit.snapshot()
         if sw is not None:
@@ -89,18 +94,18 @@ class EstimatorToKeras(Plugin):
         else:
             progs = [prog]
             body, notes, marks, convs = convert.one(prog, ctx, *view)
-        self.writer = convs[-1].writer if convs else None  # read by helper_module.py, which converts alike
+        self.writer = convs[-1].writer if convs else None  # read by helper_side.py, which converts alike
         self.models = frozenset(c.writer.model_var for c in convs)
-        blockers = [other_module.placed(p, one, ctx) for one in progs for p in one.blockers]
+        blockers = [built_elsewhere.placed(p, one, ctx) for one in progs for p in one.blockers]
         if blockers or body is None:
             ctx.emit.restore(saved)  # nothing converted: no import is needed
-            for problem in assemble.one_per_line(blockers, ctx):
+            for problem in body_pieces.one_per_line(blockers, ctx):
                 ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
             return updated
-        if not all(ctx.report(other_module.call_of(one), "TFM301") for one in progs):
+        if not all(ctx.report(built_elsewhere.call_of(one), "TFM301") for one in progs):
             return updated
         for node, code, message in notes:
-            if other_module.external(prog) is not None and not other_module.own(ctx, node):
+            if built_elsewhere.external(prog) is not None and not built_elsewhere.own(ctx, node):
                 continue  # about the model_fn: reported in its own module
             ctx.report(node, code, message, severity=Severity.WARNING if code in codes.WARNING_NOTES else Severity.INFO)
         body = flat.unflatten(updated, body, marks) if flat else body

@@ -81,7 +81,7 @@ def _why(ref, converted: bool, blocked: list, refs: list, ctx) -> str:
 def _converter_estimators() -> frozenset:
     global _CONVERTER_ESTIMATORS
     if _CONVERTER_ESTIMATORS is None:
-        from tf2migrate.rules.estimator.canned import CANNED
+        from tf2migrate.rules.estimator.planning.canned import CANNED
 
         _CONVERTER_ESTIMATORS = frozenset({"tf.estimator.Estimator", *CANNED})
     return _CONVERTER_ESTIMATORS

@@ -1,0 +1,223 @@
+"""Canned estimators with numeric feature columns -> the equivalent Keras `Sequential` model.
+
+`DNNRegressor(hidden_units=[8, 4], feature_columns=cols)` is `DenseFeatures(cols)`, one `Dense` per
+hidden unit count with the estimator's activation (ReLU by default), and a `Dense(label_dimension)`
+logits layer. TF1's canned estimators sum the loss over the batch (`loss_reduction=SUM`) and default
+to Adagrad(0.05) for DNNs and Ftrl(0.2) for linear models (whatever the number of columns), with TF1's slot
+values; a TF1 optimizer given (`optimizer=tf.train.AdamOptimizer(1e-5)`) becomes the Keras one with TF1's
+numbers (optimizers.py); the Keras program states all of that. Anything else about them is reported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst import matchers as m
+
+from tf2migrate.rules.estimator.planning import built_columns, canned_combined, linear_columns
+from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
+from tf2migrate.rules.estimator.planning.plan_types import ModelPath, ModelPlan
+from tf2migrate.rules.estimator.syntax import templates
+from tf2migrate.rules.estimator.syntax.args import Unreadable, literal
+
+CANNED = {
+    "tf.estimator.DNNRegressor": ("hidden_units", "feature_columns", "model_dir", "label_dimension",
+                                  "weight_column", "optimizer", "activation_fn", "dropout", "input_layer_partitioner",
+                                  "config", "warm_start_from", "loss_reduction", "batch_norm"),
+    "tf.estimator.DNNClassifier": ("hidden_units", "feature_columns", "model_dir", "n_classes", "weight_column",
+                                   "label_vocabulary", "optimizer", "activation_fn", "dropout",
+                                   "input_layer_partitioner", "config", "warm_start_from", "loss_reduction",
+                                   "batch_norm"),
+    "tf.estimator.LinearRegressor": ("feature_columns", "model_dir", "label_dimension", "weight_column",
+                                     "optimizer", "config", "partitioner", "warm_start_from", "loss_reduction",
+                                     "sparse_combiner"),
+    "tf.estimator.LinearClassifier": ("feature_columns", "model_dir", "n_classes", "weight_column",
+                                      "label_vocabulary", "optimizer", "config", "partitioner", "warm_start_from",
+                                      "loss_reduction", "sparse_combiner"),
+}
+CANNED.update(canned_combined.SIGNATURES)  # DNNLinearCombined: a WideDeepModel (canned_combined.py)
+SUPPORTED = {"hidden_units", "feature_columns", "model_dir", "label_dimension", "n_classes", "activation_fn",
+             "config"}
+
+
+@dataclass
+class CannedPlan(ModelPlan):
+    path = ModelPath.CANNED
+    node = chain = None  # no model_fn, no layer chain
+    canonical: str
+    bound: dict
+    columns: list = field(default_factory=list)  # numeric_column calls (a DNN's: also indicator/embedding)
+    columns_name: object = None  # the Name the columns list was assigned to, if any
+    columns_helper: object = None  # `cols = get_columns()`: the name of the function returning the list
+    built: bool = False  # the list is built at run time (built_columns.py): `columns` are its possible elements
+    blockers: list = field(default_factory=list)
+    forward_blockers: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    uses_params: bool = False
+    predictions: object = None
+    metrics: list = field(default_factory=list)  # canned_results.CannedMetric: the evaluate keys the program reads
+    optimizer: object = None  # optimizers.Optimizer: a TF1 optimizer instance given as `optimizer=`
+    indicators: set = field(default_factory=set)  # positions of a linear model's categorical columns in its list
+
+    @property
+    def linear(self) -> bool:
+        return "Linear" in self.canonical
+
+    @property
+    def classes(self) -> int:
+        if "Classifier" not in self.canonical:
+            return 0
+        n = literal(self.bound.get("n_classes")) if "n_classes" in self.bound else 2
+        return n
+
+
+def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
+    canonical = ctx.resolve(call.func)[1]
+    if canonical in canned_combined.SIGNATURES:
+        return canned_combined.read(CannedPlan, canonical, bound, call)
+    plan = CannedPlan(canonical, bound)
+    if "optimizer" in bound:  # `optimizer=tf.train.AdamOptimizer(1e-5)`: the Keras one with TF1's numbers
+        try:
+            plan.optimizer = read_optimizer(bound["optimizer"], ctx) if isinstance(bound["optimizer"], cst.Call) \
+                else None
+        except Unreadable as why:
+            plan.blockers.append(why)
+    for name, value in bound.items():
+        if name not in SUPPORTED and not (name == "optimizer" and plan.optimizer is not None):
+            plan.blockers.append(Unreadable(value, f"`{canonical.rpartition('.')[2]}({name}=...)`: "
+                                            "build the Keras model by hand"))
+    cols = bound.get("feature_columns")
+    if isinstance(cols, cst.Name) and module is not None:
+        try:
+            built = built_columns.elements(values.get(cols.value), cols.value, module, ctx, call, plan.linear)
+        except Unreadable as why:
+            plan.blockers.append(why)
+            return plan
+        if built is not None:  # a comprehension, or `cols = []` appended to: kept as written, read by DenseFeatures
+            plan.columns_name, plan.columns, plan.built = cols, built, True
+            return plan
+    passed = built_columns.passthrough(values.get(cols.value), defs or {}) if isinstance(cols, cst.Name) else None
+    if passed is not None and isinstance(values.get(passed), (cst.List, cst.Tuple)):
+        plan.columns_name, cols = cols, values[passed]  # `cols = add_more_features(INPUT_COLUMNS)`: the same list
+    elif isinstance(cols, cst.Name) and isinstance(values.get(cols.value), (cst.List, cst.Tuple)):
+        plan.columns_name, cols = cols, values[cols.value]
+    elif isinstance(cols, cst.Name) and built_columns.returned_list(values.get(cols.value), defs or {}) is not None:
+        plan.columns_name, plan.columns_helper = cols, values[cols.value].func.value
+        cols = built_columns.returned_list(values[cols.value], defs)
+    if isinstance(cols, (cst.List, cst.Tuple)) and not cols.elements:  # `cols = []`, then appended to in a loop
+        plan.blockers.append(Unreadable(bound["feature_columns"], "feature_columns built up after an empty list "
+                                        "(appended to in a loop?): list them in a literal, or convert by hand"))
+        return plan
+    if not isinstance(cols, (cst.List, cst.Tuple)):
+        plan.blockers.append(Unreadable(cols or call, "feature_columns that are not a list literal, a name assigned "
+                                        "one, or a name assigned a call of a function of this file that only "
+                                        "returns one: convert by hand"))
+        return plan
+    given = bound.get("feature_columns")  # the list literal itself, or a name assigned one: wrapped where written
+    written = not isinstance(given, cst.Name) or isinstance(values.get(given.value), (cst.List, cst.Tuple))
+    for i, el in enumerate(cols.elements):
+        v = el.value
+        if plan.linear and written and linear_columns.categorical(v, ctx, values):
+            plan.indicators.add(i)  # one weight per category: its indicator column (linear_columns.py)
+        elif not built_columns.convertible(values.get(v.value) if isinstance(v, cst.Name) else v, ctx, plan.linear):
+            plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
+        plan.columns.append(v)
+    units = bound.get("hidden_units")
+    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and m.findall(units, m.Call()):
+        plan.blockers.append(Unreadable(units, "hidden_units computed by a call: give them in a list, or a name"))
+    if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
+        plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))
+    return plan
+
+
+def run_time_units(plan) -> bool:
+    """hidden_units given by a name or a subscript (`args["hidden_units"]`): a list only known at run time."""
+    units = plan.bound.get("hidden_units")
+    return units is not None and not isinstance(units, (cst.List, cst.Tuple))
+
+
+def keras3_inputs(plan: CannedPlan, ctx):
+    """[(key, width)] sorted by key as DenseFeatures orders its columns, or None when a column has more than
+    a literal key and 1-D shape (then no Keras 3 input is written: the file targets tf-keras)."""
+    out = []
+    if plan.built or run_time_units(plan):
+        return None
+    for call in plan.columns:
+        if not isinstance(call, cst.Call) or ctx.resolve(call.func)[1] != built_columns.NUMERIC:
+            return None
+        args = {(a.keyword.value if a.keyword else ("key", "shape")[i] if i < 2 else "?"): a.value
+                for i, a in enumerate(call.args)}
+        if set(args) - {"key", "shape"} or not isinstance(args.get("key"), cst.SimpleString):
+            return None
+        shape = args.get("shape")
+        if shape is None:
+            width = "1"
+        elif isinstance(shape, cst.Integer):
+            width = shape.value
+        elif isinstance(shape, (cst.List, cst.Tuple)) and len(shape.elements) == 1 \
+                and isinstance(shape.elements[0].value, cst.Integer):
+            width = shape.elements[0].value.value
+        else:
+            return None
+        out.append((args["key"].evaluated_value, width))
+    return sorted(out)
+
+
+def functional_lines(inputs, layers, w) -> list:
+    """Keras 3 has no DenseFeatures: numeric columns are Keras Inputs, joined in DenseFeatures' order."""
+    made = [cst.DictElement(templates.node(f'"{k}"'), templates.call(w.tf("tf.keras.Input"), [
+        templates.arg(templates.expression("({width},)", w, width=width), "shape"), templates.arg(f'"{k}"', "name")]))
+        for k, width in inputs]
+    out = [templates.fitted("inputs = {call}", w, 1, call=cst.Dict(made))]
+    joined = [templates.expression("inputs[{key}]", w, key=f'"{k}"') for k, _ in inputs]
+    net = joined[0]
+    if len(joined) > 1:
+        out.append(templates.statement("features = {concatenate}()({joined})", w, joined=cst.List(
+            [cst.Element(j) for j in joined]), concatenate=w.tf("tf.keras.layers.Concatenate")))
+        net = "features"
+    for layer in layers[:-1]:
+        out.append(templates.statement("net = {layer}({net})", w, layer=layer, net=net))
+        net = "net"
+    out.append(templates.statement("outputs = {layer}({net})", w, layer=layers[-1], net=net))
+    out.append(templates.statement("{model} = {keras_model}(inputs, outputs)", w, model=w.model_var,
+                                   keras_model=w.tf("tf.keras.Model")))
+    return out
+
+
+def model_lines(plan: CannedPlan, w) -> tuple:
+    """(layers, loss, optimizer): expressions."""
+    b, tf, dense = plan.bound, w.tf, w.tf("tf.keras.layers.Dense")
+    listed = linear_columns.wrapped(b["feature_columns"], plan.indicators, tf)  # (a literal list in the call)
+    layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(listed)])]
+    act = w.text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
+    if not plan.linear:
+        if run_time_units(plan):  # `hidden_units=args["hidden_units"]`: one Dense per count, read when built
+            layers.append(cst.StarredElement(templates.expression(
+                "[{dense}(units, activation={act}) for units in {counts}]", w, dense=dense, act=act,
+                counts=w.text(b["hidden_units"]))))
+        else:
+            for unit in b["hidden_units"].elements:
+                layers.append(templates.call(dense, [w.text(unit.value), templates.arg(act, "activation")]))
+    classes = plan.classes
+    units = "1" if classes == 2 else str(classes) if classes else \
+        w.text(b["label_dimension"]) if "label_dimension" in b else "1"
+    zeros = [templates.arg('"zeros"', "kernel_initializer")] if plan.linear else []
+    layers.append(templates.call(dense, [units] + zeros))
+    summed = templates.arg('"sum"', "reduction")
+    if classes:
+        loss = templates.call(tf("tf.keras.losses.BinaryCrossentropy" if classes == 2 else
+                                 "tf.keras.losses.SparseCategoricalCrossentropy"),
+                              [templates.arg("True", "from_logits"), summed])
+    else:
+        loss = templates.call(tf("tf.keras.losses.MeanSquaredError"), [summed])
+    accumulator = templates.arg("0.1", "initial_accumulator_value")
+    if plan.optimizer is not None:
+        opt = plan.optimizer.render(tf, w.text, w.text(plan.optimizer.learning_rate), w.compat_name)
+    elif plan.linear:
+        # optimizer="Ftrl" by default: get_optimizer_instance("Ftrl", learning_rate=0.2). TF1's
+        # min(0.2, 1/sqrt(n_columns)) is only for optimizer=None (measured: 30 columns train at 0.2)
+        opt = templates.call(tf("tf.keras.optimizers.Ftrl"), ["0.2", accumulator])
+    else:
+        opt = templates.call(tf("tf.keras.optimizers.Adagrad"), ["0.05", accumulator, templates.arg("0.0", "epsilon")])
+    return layers, loss, opt
+

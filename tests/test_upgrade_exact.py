@@ -18,10 +18,11 @@ def _rewrite(line: str, source: str = "tf1"):
     ("r = tf.image.resize_area(labels=y, logits=z, dim=1)", "TFM653"),
     ("r = tf.image.resize_bilinear(i)", "TFM653"),
     ("r = tf.image.resize_nearest_neighbor(i, s, False, 'n', True, 1)", "TFM653"),
+    ("r = tf.nn.dropout(x, y, z, w, v, u)", "TFM651"),
 ])
 def test_a_call_that_binds_no_tf1_signature_gets_one_line_and_stays(line, code):
-    """Both crashed with TFM999 (an internal error, the whole file left): `l1_regularizer` with five positional
-    arguments, `resize_area` with keywords it never had."""
+    """Each crashed with TFM999 (an internal error, the whole file left): `l1_regularizer` with five positional
+    arguments, `resize_area` with keywords it never had, `dropout` with six positional arguments."""
     result = _rewrite(line)
     assert result.code == f"import tensorflow as tf\n{line}\n"
     assert [(d.code, d.fixed) for d in result.diagnostics] == [(code, False)]

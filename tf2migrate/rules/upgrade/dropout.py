@@ -49,6 +49,10 @@ class Dropout(Plugin):
         args = positional(updated)
         if args is None or len(args) < 2 or keyword(updated, "rate") is not None:
             return updated
+        if len(args) > len(TF1_ARGS):
+            self.ctx.report(original, "TFM651", "`tf.nn.dropout`: more positional arguments than TF1's `x, keep_prob, "
+                            "noise_shape, seed, name`: the call cannot be bound, fix it by hand", fixable=False)
+            return updated
         if not tf1_here(self.ctx, original, literal, "`tf.nn.dropout(x, keep_prob)` (the second argument "
                         "is `rate` in TF2)"):
             return updated

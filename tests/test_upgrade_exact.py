@@ -33,3 +33,20 @@ def test_a_resize_given_by_keyword_keeps_its_keywords():
     result = _rewrite('r = tf.image.resize_area(images=i, size=s, name="x")')
     assert result.code == ('import tensorflow as tf\n'
                            'r = tf.image.resize(images=i, size=s, name="x", method=tf.image.ResizeMethod.AREA)\n')
+
+
+@pytest.mark.parametrize("line, want", [
+    ("tf.contrib.summary.scalar('foo', v)",
+     "tf.compat.v2.summary.scalar(name='foo', data=v, step=tf.compat.v1.train.get_or_create_global_step())"),
+    ("tf.contrib.summary.audio('foo', v, 44100)", "tf.compat.v2.summary.audio(name='foo', data=v, sample_rate=44100, "
+     "step=tf.compat.v1.train.get_or_create_global_step())"),
+    ("tf.contrib.summary.histogram('foo', v, step=7)", "tf.compat.v2.summary.histogram(name='foo', data=v, step=7)"),
+    ("tf.contrib.summary.image('foo', v, None, 3, None, s)",
+     "tf.compat.v2.summary.image(name='foo', data=v, max_outputs=3, step=s)"),
+])
+def test_a_contrib_summary_without_a_step_writes_at_the_global_step(line, want):
+    """contrib's summary ops wrote at the global step when given none; TF2's raise "No step set" (TFM605 said
+    only "check it"): the step is added as tf_upgrade_v2 adds it (its `_add_summary_step_transformer`)."""
+    result = _rewrite(line)
+    assert result.code == f"import tensorflow as tf\n{want}\n"
+    assert "TFM605" in {d.code for d in result.diagnostics}

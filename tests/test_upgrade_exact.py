@@ -50,3 +50,33 @@ def test_a_contrib_summary_without_a_step_writes_at_the_global_step(line, want):
     result = _rewrite(line)
     assert result.code == f"import tensorflow as tf\n{want}\n"
     assert "TFM605" in {d.code for d in result.diagnostics}
+
+
+V1 = "tf.compat.v1.keras.initializers.VarianceScaling"
+
+
+@pytest.mark.parametrize("line, want", [
+    ("i = tf.contrib.layers.xavier_initializer(uniform=(a or b), seed=3)",
+     f'i = {V1}(scale=1.0, mode="fan_avg", distribution=("uniform" if a or b else "truncated_normal"), seed=3)'),
+    ("i = tf.contrib.layers.xavier_initializer_conv2d(False, 12, tf.float32)",
+     f'i = {V1}(scale=1.0, mode="fan_avg", distribution=("uniform" if False else "truncated_normal"), seed=12, '
+     'dtype=tf.float32)'),
+    ("i = tf.contrib.layers.xavier_initializer(dtype=d, seed=s)",
+     f'i = {V1}(scale=1.0, mode="fan_avg", distribution="uniform", dtype=d, seed=s)'),
+    ("i = tf.contrib.layers.xavier_initializer(x if y else z)",
+     f'i = {V1}(scale=1.0, mode="fan_avg", distribution=("uniform" if (x if y else z) else "truncated_normal"))'),
+    ("i = tf.contrib.layers.variance_scaling_initializer(factor=1.0)", f"i = {V1}(scale=1.0)"),
+    ("i = tf.contrib.layers.variance_scaling_initializer(mode=m)", f"i = {V1}(scale=2.0, mode=m.lower())"),
+    ("i = tf.contrib.layers.variance_scaling_initializer(uniform=u, mode='FAN_AVG')",
+     f'i = {V1}(scale=2.0, distribution=("uniform" if u else "truncated_normal"), mode="fan_avg")'),
+    ("i = tf.contrib.layers.variance_scaling_initializer(2.0, m, True, 7)",
+     f'i = {V1}(2.0, m.lower(), ("uniform" if True else "truncated_normal"), 7)'),
+])
+def test_contrib_initializers_are_written_as_tf_upgrade_v2_writes_them(line, want):
+    """The same VarianceScaling numbers as before, spelled as tf_upgrade_v2's tests expect: the distribution
+    chosen in the code (`True or False` needs no parentheses as a test), the arguments where the call had them,
+    and no defaults that are also Keras's (`mode="fan_in"`, `distribution="truncated_normal"`)."""
+    result = _rewrite(line)
+    assert result.code == f"import tensorflow as tf\n{want}\n"
+    assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM655", True)]
+    assert _rewrite(want).code == result.code  # a second run changes nothing

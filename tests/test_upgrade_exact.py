@@ -80,3 +80,19 @@ def test_contrib_initializers_are_written_as_tf_upgrade_v2_writes_them(line, wan
     assert result.code == f"import tensorflow as tf\n{want}\n"
     assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM655", True)]
     assert _rewrite(want).code == result.code  # a second run changes nothing
+
+
+@pytest.mark.parametrize("line, want", [
+    ("with tf.name_scope(None, default_name, [some, values]):\n    pass",
+     "with tf.name_scope(name=default_name):\n    pass"),
+    ("with tf.name_scope(default_name=d, values=stuff):\n    pass", "with tf.name_scope(name=d):\n    pass"),
+    ("with tf.name_scope('outer', 'd', [x]):\n    pass", "with tf.name_scope('outer'):\n    pass"),
+    ("r = tf.contrib.layers.l2_regularizer(scale, scope)", "r = tf.keras.regularizers.l2(0.5 * (scale))"),
+    ("r = tf.contrib.layers.l2_regularizer(scale=(a + b))", "r = tf.keras.regularizers.l2(0.5 * (a + b))"),
+])
+def test_name_scope_and_l2_are_spelled_as_tf_upgrade_v2_spells_them(line, want):
+    """The default name becomes `name=` (a name given stays where it was); the halved l2 factor is
+    `0.5 * (scale)`: the same calls as before, written as tf_upgrade_v2's tests expect them."""
+    result = _rewrite(line)
+    assert result.code == f"import tensorflow as tf\n{want}\n"
+    assert _rewrite(want).code == result.code

@@ -29,7 +29,7 @@ class Regularizers(Plugin):
             message="`tf.contrib.layers` regularizers are gone in TF2: Keras's (l2 halves the factor)",
             why=__doc__,
             before="import tensorflow as tf\nreg = tf.contrib.layers.l2_regularizer(scale=1e-4)\n",
-            after="import tensorflow as tf\nreg = tf.keras.regularizers.l2(0.5 * 1e-4)\n",
+            after="import tensorflow as tf\nreg = tf.keras.regularizers.l2(0.5 * (1e-4))\n",
         ),
     )
 

@@ -96,3 +96,14 @@ def test_name_scope_and_l2_are_spelled_as_tf_upgrade_v2_spells_them(line, want):
     result = _rewrite(line)
     assert result.code == f"import tensorflow as tf\n{want}\n"
     assert _rewrite(want).code == result.code
+
+
+@pytest.mark.parametrize("source", ["tf1", "auto"])
+@pytest.mark.parametrize("kind", ["x", "'RaggedTensor'"])
+def test_strings_split_with_a_result_type_stays_on_tf1s_function(source, kind):
+    """`result_type` is TF1's alone (TF2's `tf.strings.split` raises TypeError on it), so the call is TF1's in any
+    file: kept on `tf.compat.v1.strings.split`, the same result (it was left failing, with a finding)."""
+    result = _rewrite(f"s = tf.strings.split(x, sep, result_type={kind})", source)
+    assert result.code == f"import tensorflow as tf\ns = tf.compat.v1.strings.split(x, sep, result_type={kind})\n"
+    assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM659", True)]
+    assert _rewrite(result.code.split("\n")[1], source).code == result.code

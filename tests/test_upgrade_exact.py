@@ -107,3 +107,32 @@ def test_strings_split_with_a_result_type_stays_on_tf1s_function(source, kind):
     assert result.code == f"import tensorflow as tf\ns = tf.compat.v1.strings.split(x, sep, result_type={kind})\n"
     assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM659", True)]
     assert _rewrite(result.code.split("\n")[1], source).code == result.code
+
+
+@pytest.mark.parametrize("line, want, fixed", [
+    ("with tf.contrib.summary.always_record_summaries():\n    pass", "with tf.compat.v2.summary.record_if(True):\n    pass",
+     True),
+    ("with tf.contrib.summary.never_record_summaries():\n    pass", "with tf.compat.v2.summary.record_if(False):\n    pass",
+     True),
+    ("with tf.contrib.summary.never_record_summaries(c):\n    pass", None, False),
+])
+def test_contrib_summary_recording_becomes_record_if(line, want, fixed):
+    """TFM615: contrib's recording context managers are TF2's `record_if(True/False)` (they were TFM607,
+    report only)."""
+    result = _rewrite(line, "auto")
+    assert result.code == f"import tensorflow as tf\n{want or line}\n"
+    assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM615", fixed)]
+
+
+@pytest.mark.parametrize("line, code", [
+    ("r = tf.contrib.layers.l2_regularizer(0.1)", "TFM656"),
+    ("i = tf.contrib.layers.xavier_initializer()", "TFM655"),
+    ("with tf.contrib.summary.always_record_summaries():\n    pass", "TFM615"),
+])
+def test_contrib_through_a_compat_v1_import_is_converted(line, code):
+    """`import tensorflow.compat.v1 as tf` then `tf.contrib.layers.l2_regularizer(...)`: the rule's wake words
+    lacked that spelling, so the file was skipped, unchanged and without a finding (TF2 has no
+    `tf.compat.v1.contrib`: AttributeError)."""
+    text = f"import tensorflow.compat.v1 as tf\n{line}\n"
+    result = rewrite_text(text, "m.py", Selection())
+    assert result.code != text and [(d.code, d.fixed) for d in result.diagnostics] == [(code, True)]

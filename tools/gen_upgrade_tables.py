@@ -82,7 +82,7 @@ RULES = {  # code -> header (everything but the per-name data); `{name}`/`{new}`
                    fix="report only", severity="error",
                    why="tf_upgrade_v2 converts these calls with code (`function_transformers`), not data. Until "
                        "tf2migrate has a code rule for a name, the call is reported and left as it is.",
-                   before="import tensorflow as tf\nw = tf.contrib.summary.always_record_summaries()\n"),
+                   before="import tensorflow as tf\nit = dataset.make_one_shot_iterator(shared_name=name)\n"),
 }
 
 

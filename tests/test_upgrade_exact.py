@@ -136,3 +136,10 @@ def test_contrib_through_a_compat_v1_import_is_converted(line, code):
     text = f"import tensorflow.compat.v1 as tf\n{line}\n"
     result = rewrite_text(text, "m.py", Selection())
     assert result.code != text and [(d.code, d.fixed) for d in result.diagnostics] == [(code, True)]
+
+
+def test_strings_split_given_result_type_sparse_is_tf1s_in_an_undecided_file():
+    """`result_type=` proves the call TF1's (TF2's has no such argument): upgraded in any file (was TFM650)."""
+    result = _rewrite("s = tf.strings.split(x, sep, result_type='SparseTensor')", "auto")
+    assert result.code == "import tensorflow as tf\ns = tf.strings.split(x, sep).to_sparse()\n"
+    assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM659", True)]

@@ -53,8 +53,9 @@ class StringsSplit(Plugin):
                                "there (and `.to_sparse()` the result where a SparseTensor is wanted)", fixable=True):
                 return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
             return updated
-        if not tf1_here(self.ctx, original, literal, "`tf.strings.split` (TF2's returns a RaggedTensor, "
-                        "TF1's a SparseTensor)") or not self.ctx.report(original, "TFM659"):
+        proven = kind is not None  # `result_type="SparseTensor"` is TF1's alone: the call is TF1's anywhere
+        if not (proven or tf1_here(self.ctx, original, literal, "`tf.strings.split` (TF2's returns a RaggedTensor, "
+                                   "TF1's a SparseTensor)")) or not self.ctx.report(original, "TFM659"):
             return updated
         args = [a.with_changes(keyword=cst.Name("input")) if a.keyword and a.keyword.value == "source" else a
                 for a in updated.args if a is not kind]

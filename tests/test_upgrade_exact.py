@@ -143,3 +143,16 @@ def test_strings_split_given_result_type_sparse_is_tf1s_in_an_undecided_file():
     result = _rewrite("s = tf.strings.split(x, sep, result_type='SparseTensor')", "auto")
     assert result.code == "import tensorflow as tf\ns = tf.strings.split(x, sep).to_sparse()\n"
     assert [(d.code, d.fixed) for d in result.diagnostics] == [("TFM659", True)]
+
+
+@pytest.mark.parametrize("line, want", [
+    ('y = tf.nn.dropout(x, keep_prob=.4, name="foo")', 'y = tf.nn.dropout(x, rate=1 - (.4), name="foo")'),
+    ("y = tf.nn.dropout(x, keep)", "y = tf.nn.dropout(x, rate=1 - (keep))"),
+    ("it = (a + b).make_one_shot_iterator()", "it = tf.compat.v1.data.make_one_shot_iterator((a + b))"),
+])
+def test_dropout_rate_and_iterator_receivers_keep_tf_upgrade_v2s_parentheses(line, want):
+    """`rate=1 - (keep_prob)` and a receiver's own parentheses, as tf_upgrade_v2's tests expect; `rate` stays a
+    keyword, so that a second run cannot read it as TF1's positional keep_prob again."""
+    result = _rewrite(line)
+    assert result.code == f"import tensorflow as tf\n{want}\n"
+    assert _rewrite(want).code == result.code

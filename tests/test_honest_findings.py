@@ -111,7 +111,7 @@ def test_an_accepted_fix_is_applied_for_the_api_the_original_is_run_as(tmp_path)
     from tf2migrate.harness import codemod_sides
 
     text = "import tensorflow as tf\n\ny = tf.nn.dropout(x, 0.5)\n"  # keep_prob in TF1, rate in TF2: ambiguous
-    for source, applied, line in (("tf1", ["TFM651"], "rate=1 - 0.5"), ("auto", [], "dropout(x, 0.5)")):
+    for source, applied, line in (("tf1", ["TFM651"], "rate=1 - (0.5)"), ("auto", [], "dropout(x, 0.5)")):
         _, code, done = codemod_sides.with_fixes("drop.py", text, ["TFM651"], str(tmp_path), source)
         assert done == applied and line in code
 

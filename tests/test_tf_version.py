@@ -57,7 +57,7 @@ def test_ambiguous_file_is_reported_not_guessed():
 
 
 def test_source_setting_decides_an_ambiguous_file():
-    assert rewrite_text(AMBIGUOUS, "m.py", Selection(source="tf1")).code.endswith("rate=1 - 0.5)\n")
+    assert rewrite_text(AMBIGUOUS, "m.py", Selection(source="tf1")).code.endswith("rate=1 - (0.5))\n")
     tf2 = rewrite_text(AMBIGUOUS, "m.py", Selection(source="tf2"))
     assert tf2.code == AMBIGUOUS and tf2.diagnostics == []
 
@@ -66,7 +66,7 @@ def test_a_compat_v1_reference_is_tf1_even_in_tf2_code():
     code = "import tensorflow as tf\nimport tensorflow.compat.v1 as tf1\ny = tf1.nn.dropout(x, 0.5)\nz = tf.nn.dropout(x, 0.5)\n"
     for source in ("auto", "tf2"):
         out = rewrite_text(code, "m.py", Selection(source=source)).code
-        assert "tf1.nn.dropout(x, rate=1 - 0.5)" in out and "tf.nn.dropout(x, 0.5)" in out
+        assert "tf1.nn.dropout(x, rate=1 - (0.5))" in out and "tf.nn.dropout(x, 0.5)" in out
 
 
 def test_source_option_and_configuration_key(tmp_path):
@@ -76,7 +76,7 @@ def test_source_option_and_configuration_key(tmp_path):
     (tmp_path / "m.py").write_text(AMBIGUOUS)
     (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\nsource = "tf1"\n')
     runner = CliRunner()
-    assert "rate=1 - 0.5" in runner.invoke(main, ["rewrite", "--diff", "--no-cache", str(tmp_path)]).output
+    assert "rate=1 - (0.5)" in runner.invoke(main, ["rewrite", "--diff", "--no-cache", str(tmp_path)]).output
     assert "TFM650" in runner.invoke(main, ["rewrite", "--diff", "--no-cache", "--source", "auto", str(tmp_path)]).output
     (tmp_path / "pyproject.toml").write_text('[tool.tf2migrate]\nsource = "tf3"\n')
     assert runner.invoke(main, ["rewrite", "--diff", "--no-cache", str(tmp_path)]).exit_code == 2

@@ -62,7 +62,7 @@ def test_contrib_members_get_one_finding_naming_the_most_specific_module():
 
 
 def test_a_call_only_a_code_rule_can_convert_is_left_and_reported():
-    text = "import tensorflow as tf\nw = tf.contrib.summary.always_record_summaries()\n"
+    text = "import tensorflow as tf\nit = dataset.make_one_shot_iterator(shared_name=name)\n"
     result = _rewrite(text)
     assert result.code == text
     assert [d.code for d in result.diagnostics] == ["TFM607"]

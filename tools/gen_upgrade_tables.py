@@ -25,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "rules" / "generated" / "tf_upgrade_v2.toml"
 DIFFERENCES = ROOT / "rules" / "differences" / "tf_upgrade_v2.toml"
 SEVERITY = {"ERROR": "error", "WARNING": "warning", "INFO": "info"}
+# transformers that add a fixed keyword where the call has none: the contrib summary ops wrote at the global
+# step, TF2's need a `step` ("No step set" without one)
+ADDED = {"_add_summary_step_transformer": {"step": "{tf}.compat.v1.train.get_or_create_global_step()"}}
 # transformers that only act when an argument is passed: reported only then
 ARG_TRANSFORMERS = {"_rename_if_arg_found_transformer", "_rename_if_any_arg_found_transformer"}
 
@@ -79,7 +82,7 @@ RULES = {  # code -> header (everything but the per-name data); `{name}`/`{new}`
                    fix="report only", severity="error",
                    why="tf_upgrade_v2 converts these calls with code (`function_transformers`), not data. Until "
                        "tf2migrate has a code rule for a name, the call is reported and left as it is.",
-                   before="import tensorflow as tf\nw = tf.contrib.summary.always_record_summaries()\n"),
+                   before="import tensorflow as tf\nit = dataset.make_one_shot_iterator(shared_name=name)\n"),
 }
 
 
@@ -179,7 +182,9 @@ def collect(spec, diffs: list, tf) -> dict:
             continue
         kind = _transformer_name(fn)
         args = fn.keywords if isinstance(fn, functools.partial) else {}
-        if kind in data_transformers(diffs):
+        if kind in data_transformers(diffs) and kind in ADDED:
+            calls.setdefault(name, {}).setdefault("add", {}).update(ADDED[kind])
+        elif kind in data_transformers(diffs):
             calls.setdefault(name, {}).setdefault("add", {})[args["arg_name"]] = repr(args["arg_value_ast"].value)
         elif kind in ARG_TRANSFORMERS:
             names = args.get("arg_names") or [args["arg_name"]]

@@ -38,12 +38,14 @@ from tf2migrate.rules.upgrade.save_format import SaveFormat
 from tf2migrate.rules.upgrade.shape_value import ShapeValue
 from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
 from tf2migrate.rules.upgrade.strings_split import StringsSplit
+from tf2migrate.rules.upgrade.summary_record import SummaryRecording
 
 CODE_RULES = (
     MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
     LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
     Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
     NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
+    SummaryRecording,
     DeviceFunction, ShapeValue, GraphMode,
     LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
     Unconverted,  # reads what the Estimator converter left, so it runs after it

@@ -58,14 +58,16 @@ WAKE = {
     "image_resize": (frozenset(), _and_v1("tf.image." + n for n in ("resize_area", "resize_bicubic", "resize_bilinear",
                                                                      "resize_nearest_neighbor"))),
     "softmax_labels": (frozenset(), frozenset({"tf.nn.softmax_cross_entropy_with_logits"})),
-    "initializers": (frozenset(), frozenset({p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.") for n in (
+    "initializers": (frozenset(), _and_v1({p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.") for n in (
         "xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")}) | _and_v1({
         "tf.uniform_unit_scaling_initializer", "tf.initializers.uniform_unit_scaling"})),
-    "regularizers": (frozenset(), frozenset(p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.")
-                                            for n in ("l1_regularizer", "l2_regularizer"))),
+    "regularizers": (frozenset(), _and_v1(p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.")
+                                          for n in ("l1_regularizer", "l2_regularizer"))),
     "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
     "strings_split": (frozenset(), frozenset({"tf.strings.split"})),
     "name_scope": (frozenset(), frozenset({"tf.name_scope"})),
+    "summary_record": (frozenset(), _and_v1("tf.contrib.summary." + n for n in ("always_record_summaries",
+                                                                              "never_record_summaries"))),
     "pool_seed": (frozenset(), frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})),
     "extract_glimpse": (frozenset(), frozenset({"tf.image.extract_glimpse"})),
     "morphology": (frozenset(), frozenset({"tf.nn.dilation2d", "tf.nn.erosion2d"})),

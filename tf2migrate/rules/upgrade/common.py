@@ -72,12 +72,15 @@ def parens(expr: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def one_minus(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """`1 - expr` (TF1's keep_prob as TF2's rate)."""
-    return cst.BinaryOperation(left=cst.Integer("1"), operator=_spaced(cst.Subtract), right=parens(expr))
+    """`1 - (expr)` (TF1's keep_prob as TF2's rate), parenthesized as tf_upgrade_v2 writes it."""
+    right = expr if expr.lpar else expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.BinaryOperation(left=cst.Integer("1"), operator=_spaced(cst.Subtract), right=right)
 
 
 def times(factor: str, expr: cst.BaseExpression) -> cst.BaseExpression:
-    return cst.BinaryOperation(left=cst.parse_expression(factor), operator=_spaced(cst.Multiply), right=parens(expr))
+    """`factor * (expr)`, parenthesized as tf_upgrade_v2 writes it (`0.5 * (scale)`)."""
+    right = expr if expr.lpar else expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.BinaryOperation(left=cst.parse_expression(factor), operator=_spaced(cst.Multiply), right=right)
 
 
 def choose(expr: cst.BaseExpression, if_true: str, if_false: str) -> cst.BaseExpression:

@@ -13,7 +13,7 @@ TF1_ARGS = ("x", "keep_prob", "noise_shape", "seed", "name")
 
 class Dropout(Plugin):
     """TF2's `tf.nn.dropout` takes the probability of *dropping* a unit (`rate`), TF1's the probability
-    of *keeping* it (`keep_prob`, which TF2 no longer accepts). `keep_prob=p` becomes `rate=1 - p`.
+    of *keeping* it (`keep_prob`, which TF2 no longer accepts). `keep_prob=p` becomes `rate=1 - (p)`.
 
     A positional second argument is the dangerous case: `tf.nn.dropout(x, 0.9)` keeps 90 % of the units
     in TF1 and drops 90 % in TF2, and both run without an error. It is upgraded only where the call is
@@ -31,7 +31,7 @@ class Dropout(Plugin):
             message="TF2's `tf.nn.dropout` takes `rate` = 1 - `keep_prob`",
             why=__doc__,
             before="import tensorflow as tf\nsess = tf.Session()\ny = tf.nn.dropout(x, 0.9)\n",
-            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\ny = tf.nn.dropout(x, rate=1 - 0.9)\n",
+            after="import tensorflow as tf\nsess = tf.compat.v1.Session()\ny = tf.nn.dropout(x, rate=1 - (0.9))\n",
         ),
         UNKNOWN_SOURCE,
     )
@@ -48,6 +48,10 @@ class Dropout(Plugin):
             return updated.with_changes(args=[new if a is given else a for a in updated.args])
         args = positional(updated)
         if args is None or len(args) < 2 or keyword(updated, "rate") is not None:
+            return updated
+        if len(args) > len(TF1_ARGS):
+            self.ctx.report(original, "TFM651", "`tf.nn.dropout`: more positional arguments than TF1's `x, keep_prob, "
+                            "noise_shape, seed, name`: the call cannot be bound, fix it by hand", fixable=False)
             return updated
         if not tf1_here(self.ctx, original, literal, "`tf.nn.dropout(x, keep_prob)` (the second argument "
                         "is `rate` in TF2)"):

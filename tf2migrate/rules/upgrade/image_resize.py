@@ -45,8 +45,10 @@ class ImageResize(Plugin):
             return updated
         name = canonical.rsplit(".", 1)[1]
         args = positional(updated)
-        if args is None or len(args) > len(TF1_ARGS):
-            self.ctx.report(original, "TFM653", f"`tf.image.{name}`: arguments that cannot be bound (*args): "
+        bound = TF1_ARGS[:len(args)] + tuple(a.keyword.value for a in updated.args if a.keyword) if args is not None else ()
+        if args is None or len(args) > len(TF1_ARGS) or not _binds(bound):
+            what = "*args" if args is None else "not TF1's `images, size, align_corners, name, half_pixel_centers`"
+            self.ctx.report(original, "TFM653", f"`tf.image.{name}`: arguments that cannot be bound ({what}): "
                             "convert to `tf.image.resize` by hand", fixable=False)
             return updated
         args = to_keywords(updated.args, (None, None) + TF1_ARGS[2:])
@@ -60,7 +62,7 @@ class ImageResize(Plugin):
             return updated
         if not self.ctx.report(original, "TFM653"):
             return updated
-        kept = [a for a in args if a.keyword is None or a.keyword.value == "name"]
+        kept = [a for a in args if a.keyword is None or a.keyword.value in ("images", "size", "name")]
         kept[-1] = kept[-1].with_changes(comma=args[-1].comma)
         method = self.ctx.emit.attribute("tf.image.ResizeMethod." + METHODS[name])
         return updated.with_changes(func=self.ctx.emit.like(original.func, "tf.image.resize"),
@@ -77,3 +79,9 @@ class ImageResize(Plugin):
             return ""
         return ("TF2's `tf.image.resize` samples at half-pixel centers, this call does not "
                 "(`half_pixel_centers=False`, the TF1 default)")
+
+
+def _binds(bound: tuple) -> bool:
+    """Do these argument names (positional ones by TF1's order, then the keywords) bind TF1's signature:
+    each known, none twice, `images` and `size` given?"""
+    return set(bound) <= set(TF1_ARGS) and len(set(bound)) == len(bound) and {"images", "size"} <= set(bound)

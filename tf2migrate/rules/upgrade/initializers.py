@@ -6,7 +6,7 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import keyword_arg
-from tf2migrate.rules.upgrade.common import called, choose, literal_str, parens, positional, to_keywords
+from tf2migrate.rules.upgrade.common import called, literal_str, parens, positional, to_keywords
 
 _SLIM = ("tf.contrib.layers.", "tf.contrib.slim.")
 XAVIER = frozenset(p + n for p in _SLIM for n in ("xavier_initializer", "xavier_initializer_conv2d"))
@@ -23,7 +23,7 @@ class Initializers(Plugin):
     (the TF1-style class: it still takes `dtype` and works with `get_variable`).
 
     - `xavier_initializer(uniform=True)` is `scale=1.0, mode="fan_avg"`, `"uniform"` or
-      `"truncated_normal"`;
+      `"truncated_normal"` (`("uniform" if uniform else "truncated_normal")`, written as tf_upgrade_v2 does);
     - contrib's `variance_scaling_initializer(factor=2.0, mode="FAN_IN", uniform=False)` keeps its own
       defaults (`scale=2.0`) and lower-cases `mode`;
     - `uniform_unit_scaling_initializer(factor)` draws from +-sqrt(3 / fan_in) * factor, which is
@@ -44,7 +44,7 @@ class Initializers(Plugin):
             why=__doc__,
             before="import tensorflow as tf\ninit = tf.contrib.layers.xavier_initializer(uniform=False, seed=1)\n",
             after="import tensorflow as tf\ninit = tf.compat.v1.keras.initializers.VarianceScaling(scale=1.0, "
-            'mode="fan_avg", distribution="truncated_normal", seed=1)\n',
+            'mode="fan_avg", distribution=("uniform" if False else "truncated_normal"), seed=1)\n',
         ),
     )
 
@@ -62,27 +62,42 @@ class Initializers(Plugin):
             return updated
         if not self.ctx.report(original, "TFM655"):
             return updated
-        given = {a.keyword.value: a.value for a in to_keywords(updated.args, names)}
-        new = getattr(self, "_" + kind)(given)
-        out = [keyword_arg(k, v) for k, v in new if v is not None]
-        out += [keyword_arg(k, given[k]) for k in ("seed", "dtype") if k in given]
+        if kind == "unit":
+            given = {a.keyword.value: a.value for a in to_keywords(updated.args, names)}
+            out = [keyword_arg(k, v) for k, v in self._unit(given) if v is not None]
+            out += [keyword_arg(k, given[k]) for k in ("seed", "dtype") if k in given]
+        else:
+            out = getattr(self, "_" + kind)(args, [a for a in updated.args if a.keyword is not None])
         return updated.with_changes(func=self.ctx.emit.compat_v1(TARGET), args=_spread_like(out, updated.args))
 
     @staticmethod
-    def _xavier(given: dict) -> list:
-        uniform = given.get("uniform", cst.Name("True"))
-        return [("scale", cst.Float("1.0")), ("mode", cst.SimpleString('"fan_avg"')),
-                ("distribution", choose(uniform, "uniform", "truncated_normal"))]
+    def _xavier(args: list, keywords: list) -> list:
+        """tf_upgrade_v2's order: scale, mode, the positional arguments as keywords, then the call's keywords
+        (`uniform` becomes `distribution` where it stands)."""
+        out = [keyword_arg("scale", cst.Float("1.0")), keyword_arg("mode", cst.SimpleString('"fan_avg"'))]
+        if args:
+            out.append(keyword_arg("distribution", _distribution(args[0].value)))
+        elif not any(a.keyword.value == "uniform" for a in keywords):
+            out.append(keyword_arg("distribution", cst.SimpleString('"uniform"')))
+        out += [keyword_arg(k, a.value) for k, a in zip(("seed", "dtype"), args[1:])]
+        return out + [keyword_arg("distribution", _distribution(a.value)) if a.keyword.value == "uniform"
+                      else keyword_arg(a.keyword.value, a.value) for a in keywords]
 
     @staticmethod
-    def _variance(given: dict) -> list:
-        mode = given.get("mode", cst.SimpleString('"FAN_IN"'))
-        text = literal_str(mode)
-        mode = cst.SimpleString(f'"{text.lower()}"') if text is not None else cst.Call(
-            func=cst.Attribute(value=parens(mode), attr=cst.Name("lower")))
-        uniform = given.get("uniform", cst.Name("False"))
-        return [("scale", given.get("factor", cst.Float("2.0"))), ("mode", mode),
-                ("distribution", choose(uniform, "uniform", "truncated_normal"))]
+    def _variance(args: list, keywords: list) -> list:
+        """TF2's class takes the same positions (scale, mode, distribution, seed, dtype): each argument stays
+        where it is, `mode` lower-cased, `uniform` a distribution; contrib's `factor` default (2.0, Keras's
+        is 1.0) is written out, its other defaults are Keras's (`fan_in`, `truncated_normal`)."""
+        edits = {"factor": ("scale", None), "mode": ("mode", _lower), "uniform": ("distribution", _distribution)}
+        out = [] if args or any(a.keyword.value == "factor" for a in keywords) else [
+            keyword_arg("scale", cst.Float("2.0"))]
+        for name, a in zip(TF1_ARGS["variance"], args):
+            edit = edits.get(name, (None, None))[1]
+            out.append(cst.Arg(edit(a.value) if edit else a.value))
+        for a in keywords:
+            new, edit = edits.get(a.keyword.value, (a.keyword.value, None))
+            out.append(keyword_arg(new, edit(a.value) if edit else a.value))
+        return out
 
     @staticmethod
     def _unit(given: dict) -> list:
@@ -91,6 +106,24 @@ class Initializers(Plugin):
             left=parens(factor), operator=cst.Power(), right=cst.Integer("2"))
         return [("scale", scale), ("mode", cst.SimpleString('"fan_in"')),
                 ("distribution", cst.SimpleString('"uniform"'))]
+
+
+def _lower(mode: cst.BaseExpression) -> cst.BaseExpression:
+    """`"fan_in"` for a literal, else `(mode).lower()`: contrib's modes were upper case, Keras's are lower."""
+    text = literal_str(mode)
+    if text is not None:
+        return cst.SimpleString(f'"{text.lower()}"')
+    return cst.Call(func=cst.Attribute(value=parens(mode), attr=cst.Name("lower")))
+
+
+def _distribution(uniform: cst.BaseExpression) -> cst.BaseExpression:
+    """`("uniform" if uniform else "truncated_normal")`, as tf_upgrade_v2 writes it: the test bare where
+    Python reads it as one (an `or`, a call, ...), in parentheses where it would not (`x if y else z`, a lambda)."""
+    test = uniform.with_changes(lpar=[], rpar=[]) if uniform.lpar else uniform
+    if isinstance(test, (cst.IfExp, cst.Lambda, cst.NamedExpr)):
+        test = test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.IfExp(test=test, body=cst.SimpleString('"uniform"'), orelse=cst.SimpleString('"truncated_normal"'),
+                     lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _spread_like(args: list, old) -> list:

@@ -37,5 +37,5 @@ class DatasetIterators(Plugin):
         if is_module(func.value, self.ctx) or not self.ctx.report(original, "TFM657"):
             return updated
         function = self.ctx.emit.compat_v1("tf.data." + func.attr.value)
-        receiver = updated.func.value.with_changes(lpar=[], rpar=[])  # the call's parentheses hold it now
+        receiver = updated.func.value  # its own parentheses kept, as tf_upgrade_v2 keeps them
         return cst.Call(func=function, args=[cst.Arg(receiver)], lpar=updated.lpar, rpar=updated.rpar)

@@ -32,7 +32,7 @@ class NameScope(Plugin):
             before="import tensorflow as tf\n\n\ndef dense(x, scope=None):\n"
             "    with tf.name_scope(None, \"dense\", [x]):\n        return x\n",
             after="import tensorflow as tf\n\n\ndef dense(x, scope=None):\n"
-            "    with tf.name_scope(\"dense\"):\n        return x\n",
+            "    with tf.name_scope(name=\"dense\"):\n        return x\n",
         ),
     )
 
@@ -61,7 +61,8 @@ class NameScope(Plugin):
             return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
         if not self.ctx.report(original, "TFM660"):
             return updated
-        arg = cst.Arg(name) if updated.args[0].keyword is None or name is default else keyword_arg("name", name)
+        # the default name as `name=`, as tf_upgrade_v2 writes it; a name given stays as it was passed
+        arg = cst.Arg(name) if updated.args[0].keyword is None and name is not default else keyword_arg("name", name)
         return updated.with_changes(args=[arg])
 
 

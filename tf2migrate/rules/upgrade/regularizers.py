@@ -29,7 +29,7 @@ class Regularizers(Plugin):
             message="`tf.contrib.layers` regularizers are gone in TF2: Keras's (l2 halves the factor)",
             why=__doc__,
             before="import tensorflow as tf\nreg = tf.contrib.layers.l2_regularizer(scale=1e-4)\n",
-            after="import tensorflow as tf\nreg = tf.keras.regularizers.l2(0.5 * 1e-4)\n",
+            after="import tensorflow as tf\nreg = tf.keras.regularizers.l2(0.5 * (1e-4))\n",
         ),
     )
 
@@ -38,8 +38,9 @@ class Regularizers(Plugin):
         if canonical is None:
             return updated
         args = positional(updated)
-        given = {a.keyword.value: a for a in to_keywords(updated.args, ("scale", "scope"))} if args is not None else {}
-        if args is None or len(args) > 2 or "scale" not in given or set(given) - {"scale", "scope"}:
+        named = to_keywords(updated.args, ("scale", "scope")) if args is not None and len(args) <= 2 else []
+        given = {a.keyword.value: a for a in named}
+        if not named or len(given) < len(named) or "scale" not in given or set(given) - {"scale", "scope"}:
             self.ctx.report(original, "TFM656", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
                             "be bound: use `tf.keras.regularizers` by hand", fixable=False)
             return updated

@@ -17,8 +17,10 @@ class StringsSplit(Plugin):
     """TF1's `tf.strings.split(source, sep, maxsplit, result_type="SparseTensor")` returned a SparseTensor;
     TF2's `tf.strings.split(input, sep, maxsplit)` returns a RaggedTensor and has no `result_type`.
     The result is turned back into a SparseTensor with `.to_sparse()` (`result_type="SparseTensor"` dropped,
-    `source=` becomes `input=`); any other `result_type` is reported: without it the call would read like a
-    TF1 one again, and a second run would convert it back. The call reads the same in TF2 code, where
+    `source=` becomes `input=`); any other `result_type` keeps the call on TF1's function,
+    `tf.compat.v1.strings.split` (as tf_upgrade_v2 does for one it cannot read), and is reported: dropping
+    `result_type="RaggedTensor"` would make the call read like a TF1 one again, and a second run would
+    convert it back. The call reads the same in TF2 code, where
     `.to_sparse()` would change its result, so it is upgraded only where the call is known to be TF1; through
     `tensorflow.compat.v1` it still is TF1's function and needs nothing."""
 
@@ -45,13 +47,15 @@ class StringsSplit(Plugin):
             return updated
         kind = keyword(updated, "result_type")
         wanted = literal_str(kind.value) if kind is not None else "SparseTensor"
-        if wanted != "SparseTensor":
-            self.ctx.report(original, "TFM659", "TF2's `tf.strings.split` has no `result_type` and returns a "
-                            "RaggedTensor: drop the argument (and `.to_sparse()` the result where a SparseTensor "
-                            "is wanted)", fixable=False)
+        if wanted != "SparseTensor":  # `result_type` is TF1's alone: the call is TF1's, whatever the file
+            if self.ctx.report(original, "TFM659", "kept as `tf.compat.v1.strings.split` (TF1's function, the same "
+                               "result): TF2's has no `result_type` and returns a RaggedTensor; drop the argument "
+                               "there (and `.to_sparse()` the result where a SparseTensor is wanted)", fixable=True):
+                return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
             return updated
-        if not tf1_here(self.ctx, original, literal, "`tf.strings.split` (TF2's returns a RaggedTensor, "
-                        "TF1's a SparseTensor)") or not self.ctx.report(original, "TFM659"):
+        proven = kind is not None  # `result_type="SparseTensor"` is TF1's alone: the call is TF1's anywhere
+        if not (proven or tf1_here(self.ctx, original, literal, "`tf.strings.split` (TF2's returns a RaggedTensor, "
+                                   "TF1's a SparseTensor)")) or not self.ctx.report(original, "TFM659"):
             return updated
         args = [a.with_changes(keyword=cst.Name("input")) if a.keyword and a.keyword.value == "source" else a
                 for a in updated.args if a is not kind]

@@ -37,9 +37,11 @@ def _code_triggers():
         if rule not in FAST and rule not in code_splice.RULES:
             attrs |= a
             symbols |= s
+    # only these words can wake a code rule here (`Triggers.wakes` finds no table name): the scan keeps no other
     return dataclasses.replace(triggers(), names=frozenset(), modules=frozenset(), hand_written=frozenset(), calls={},
                                code_attrs=frozenset(attrs), code_symbols=frozenset(n for n in symbols if "." not in n),
-                               code_names=frozenset(n for n in symbols if "." in n))
+                               code_names=frozenset(n for n in symbols if "." in n), attrs=frozenset(attrs),
+                               symbols=frozenset(n.rsplit(".", 1)[-1] for n in symbols))
 
 
 def code_rule_places(tree, imports, text: str, source: str) -> bool:

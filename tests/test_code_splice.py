@@ -68,3 +68,14 @@ def test_most_shapes_take_the_splice_path():
     for text in SHAPES.values():
         rewrite_text(text, "x.py", Selection(source="tf1"))
     assert sum(table_only.SPLICED.values()) - before >= 25  # not vacuous (of 36)
+
+
+def test_an_operator_chain_too_long_for_libcst_is_rewritten_by_splices():
+    """LibCST cannot parse a chain of more than `MAX_TERMS` terms (TFM909, engine/chains.py): the splice path
+    needs no LibCST, so the cast in it is upgraded."""
+    from tf2migrate.engine.chains import MAX_TERMS
+
+    text = HEAD + "y = tf.to_float(x0) + " + " + ".join(f"x{i}" for i in range(1, MAX_TERMS + 5)) + "\n"
+    result = rewrite_text(text, "chain.py", Selection(source="tf1"))
+    assert result.code == text.replace("tf.to_float(x0)", "tf.cast(x0, dtype=tf.float32)")
+    assert [d.code for d in result.diagnostics] == ["TFM652"]

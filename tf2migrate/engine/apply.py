@@ -211,8 +211,8 @@ _NEIGHBOURS: dict = {}  # text -> (LibCST module, ast tree) of the last few modu
 
 def _neighbour_trees(text: str) -> tuple:
     """The two trees of a neighbour module, parsed once per process: every trainer file of a package reads the
-    same model module (tensor2tensor 1.14.0: 20 files parsed utils/trainer_lib.py 18 times, t2t_model.py 4 times,
-    6 of the 13 s those files took). Both trees are only read (LibCST's are immutable)."""
+    same model module (tensor2tensor 1.14.0: 20 files parsed utils/trainer_lib.py 18 times and t2t_model.py 4
+    times; those files' CPU 6.5 -> 4.3 s, one process). Both trees are only read (LibCST's are immutable)."""
     found = _NEIGHBOURS.get(text)
     if found is None:
         found = cst.parse_module(text), ast.parse(text)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.package_builders import CALLS_ESTIMATOR, builds_in_functions, calls_in_functions, helpers_of
 
@@ -72,12 +73,13 @@ def module_name(path: str, packages: Optional[dict] = None) -> Optional[str]:
     return ".".join(parts)
 
 
-def imported_modules(tree, name: str) -> dict:
+def imported_modules(tree, name: str, ordered: bool = True) -> dict:
     """Local name -> (absolute dotted module, attribute or None) of every `import`/`from ... import`,
-    relative ones resolved against this module's dotted `name`."""
+    relative ones resolved against this module's dotted `name`. `ordered=False`: the same dict, its keys
+    perhaps in another order (read from the shared index, without a walk of the whole tree)."""
     out = {}
     package = name.rsplit(".", 1)[0] if "." in name else ""
-    for node in ast.walk(tree):
+    for node in _imports(tree) if not ordered else (n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -96,6 +98,19 @@ def imported_modules(tree, name: str) -> dict:
     return out
 
 
+def _imports(tree) -> list:
+    """The `import` and `from ... import` statements, from the shared index (a walk of its own cost most of the
+    package pass): each kind in `ast.walk`'s order, one kind after the other unless a name is bound by both (a
+    later binding wins: then in walk order)."""
+    plain, froms = nodes(tree, ast.Import), nodes(tree, ast.ImportFrom)
+    if not plain or not froms:
+        return plain or froms
+    bound = {alias.asname or alias.name.split(".")[0] for node in plain for alias in node.names}
+    if bound.isdisjoint(alias.asname or alias.name for node in froms for alias in node.names):
+        return plain + froms
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
 def _read(name: str, path: str, text: str) -> Optional[_Module]:
     try:
         tree = ast.parse(text)
@@ -111,7 +126,7 @@ def _read(name: str, path: str, text: str) -> Optional[_Module]:
 
 def _read_imports(m: _Module) -> None:
     """The modules `m` imports: asked only once some module builds an Estimator (a walk of the whole tree)."""
-    for module, attr in imported_modules(m.tree, m.name).values():
+    for module, attr in imported_modules(m.tree, m.name, ordered=False).values():
         m.imports.add(module)
         if attr is not None:
             m.imports.add(f"{module}.{attr}")  # `from trainer import model`: the module trainer.model

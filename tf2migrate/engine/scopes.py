@@ -36,7 +36,16 @@ def _ast_targets(node, names: set) -> None:
 
 
 def ast_function_locals(fn) -> set:
-    """Parameters and names bound in `fn`'s own body (not in nested functions or classes)."""
+    """Parameters and names bound in `fn`'s own body (not in nested functions or classes). Read once per
+    function node (the splice path, the report-only rules and the traversal all ask), a new set each time."""
+    found = getattr(fn, "_tf2migrate_locals", None)
+    if found is None:
+        found = frozenset(_function_locals(fn))
+        fn._tf2migrate_locals = found
+    return set(found)
+
+
+def _function_locals(fn) -> set:
     args = fn.args
     names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)

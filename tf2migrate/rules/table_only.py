@@ -27,10 +27,21 @@ SPLICED: Counter = Counter()  # files it rewrote: "changed" or "unchanged"
 
 @functools.lru_cache(maxsize=None)
 def _code_triggers():
-    """The wake words with the tables' taken out: what wakes a code rule."""
-    from tf2migrate.rules.wake_words import triggers
+    """The wake words with the tables' taken out, and those of the code rules the splice path answers
+    (rules/code_splice.py): what wakes a code rule that needs LibCST."""
+    from tf2migrate.rules import code_splice
+    from tf2migrate.rules.wake_words import FAST, WAKE, triggers
 
-    return dataclasses.replace(triggers(), names=frozenset(), modules=frozenset(), hand_written=frozenset(), calls={})
+    attrs, symbols = set(), set()
+    for rule, (a, s) in WAKE.items():
+        if rule not in FAST and rule not in code_splice.RULES:
+            attrs |= a
+            symbols |= s
+    # only these words can wake a code rule here (`Triggers.wakes` finds no table name): the scan keeps no other
+    return dataclasses.replace(triggers(), names=frozenset(), modules=frozenset(), hand_written=frozenset(), calls={},
+                               code_attrs=frozenset(attrs), code_symbols=frozenset(n for n in symbols if "." not in n),
+                               code_names=frozenset(n for n in symbols if "." in n), attrs=frozenset(attrs),
+                               symbols=frozenset(n.rsplit(".", 1)[-1] for n in symbols))
 
 
 def code_rule_places(tree, imports, text: str, source: str) -> bool:

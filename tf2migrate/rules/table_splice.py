@@ -15,6 +15,7 @@ import ast
 
 from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.engine.text_edits import NotSure
+from tf2migrate.rules import code_splice
 from tf2migrate.rules.call_splice import CallEdit
 from tf2migrate.rules.compat_modules import alias_sources, compat_v1_module
 from tf2migrate.rules.splice_names import SpliceNames, head as _head
@@ -175,6 +176,12 @@ class TableSplice(SpliceNames):
                 return any(a.needs_tf1 for a in found)
         return False
 
+    def _converted(self, call) -> bool:
+        """`TablePlugin._converted`: a code rule (they run first) fixed this very call."""
+        place = self.ctx.positions.place(call)
+        return place is not None and any(d.fixed and (d.line, d.col) == (place.line, place.col)
+                                         for d in reversed(self.ctx.diagnostics[-8:]))
+
     def leave_module(self) -> None:
         for node, module in self._modules.values():
             self._report(node, self.tables.modules[module], self.src(node))
@@ -206,6 +213,7 @@ class TableSplice(SpliceNames):
                     return
 
     def leave_call(self, call) -> None:
+        code_splice.run(self, call)  # the code rules run first, as in LibCST's traversal
         func = call.func
         inner = self._modules.pop(id(func.value), None) if isinstance(func, ast.Attribute) else None
         actions, literal = self._symbol(func)
@@ -223,7 +231,9 @@ class TableSplice(SpliceNames):
             if not actions:
                 return
             if "*." + func.attr in self.claimed:
-                raise NotSure("a method a code rule claims")
+                if not self._converted(call):
+                    raise NotSure("a method a code rule claims")
+                return  # a code rule converted this very call: no TFM607 beside it
         if any(a.call and a.call.guard for a in actions):
             raise NotSure("a guarded table entry")
         CallEdit(self, call, list(actions), literal, method).run()

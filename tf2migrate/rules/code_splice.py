@@ -18,9 +18,6 @@ from tf2migrate.rules import arg_splice
 # the `wake_words.WAKE` entries of the rules answered here
 RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments"})
 
-_ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,
-          ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.JoinedStr)
-
 
 class Call:
     """One call's arguments and text, as the rules read them (`positional`, `keyword`, a value's text)."""
@@ -59,11 +56,11 @@ class Call:
         return a.keyword is not None and self.text.offset(a.value.lineno, a.value.col_offset) > a.value_start
 
     def one_minus(self, a) -> str:
-        """`common.one_minus`: `1 - x`, `x` in parentheses unless an atom or already so."""
-        value, text = a.value, self.value_text(a)
-        atom = self.parenthesized(a) or isinstance(value, _ATOMS) or (
-            isinstance(value, ast.Constant) and value.value is not Ellipsis)
-        return f"1 - {text}" if atom else f"1 - ({text})"
+        """`common.one_minus`: `1 - (x)`, `x` in parentheses unless it has its own (as tf_upgrade_v2 writes it)."""
+        text = self.value_text(a)
+        start = a.value_start if a.keyword is not None else a.start
+        own = self.text.offset(a.value.lineno, a.value.col_offset) > start
+        return f"1 - {text}" if own else f"1 - ({text})"
 
     def rebuilt(self, a) -> None:
         """The rule builds a new argument here: LibCST drops the blanks between the value and its comma."""

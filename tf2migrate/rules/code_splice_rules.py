@@ -43,6 +43,10 @@ def dropout(p, node: ast.Call) -> None:
     args = c.positional()
     if args is None or len(args) < 2 or c.keyword("rate") is not None:
         return
+    if len(args) > len(DROPOUT_ARGS):
+        p.ctx.report(node, "TFM651", "`tf.nn.dropout`: more positional arguments than TF1's `x, keep_prob, "
+                     "noise_shape, seed, name`: the call cannot be bound, fix it by hand", fixable=False)
+        return
     if not tf1_here(p.ctx, node, literal, "`tf.nn.dropout(x, keep_prob)` (the second argument is `rate` in TF2)"):
         return
     if not p.ctx.report(node, "TFM651"):
@@ -86,8 +90,19 @@ def iterators(p, node: ast.Call) -> None:
     if not p.ctx.report(node, "TFM657"):
         return
     function = compat_v1(p, "tf.data." + func.attr)
-    receiver = p.text.render(*p.text.span(func.value))  # the call's parentheses hold it now
+    receiver = _receiver(p, func)  # its own parentheses kept, as tf_upgrade_v2 keeps them
     p.text.replace(*p.text.span(node), f"{function}({receiver})")
+
+
+def _receiver(p, func: ast.Attribute) -> str:
+    """The text before `.method`, with the receiver's own parentheses; NotSure when anything but blanks and
+    parentheses stands between the receiver and its dot (a comment, a line break)."""
+    start, end = p.text.span(func)
+    value_end = p.text.span(func.value)[1]
+    dot = p.text.text.rindex(".", value_end, end)
+    if p.text.text[value_end:dot].strip(" \t)"):
+        raise NotSure("a comment or line break before an iterator method's dot")
+    return p.text.render(start, dot).rstrip()
 
 
 def name_scope(p, node: ast.Call) -> None:
@@ -121,7 +136,7 @@ def name_scope(p, node: ast.Call) -> None:
     if not p.ctx.report(node, "TFM660"):
         return
     text = c.value_text(name)
-    new = text if c.args[0].keyword is None or name is default else "name=" + text
+    new = text if c.args[0].keyword is None and name is not default else "name=" + text
     p.text.replace(c.args[0].start, c.close_at, new)
 
 

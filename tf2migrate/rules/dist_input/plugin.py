@@ -8,7 +8,6 @@ from tf2migrate.rules.wake_words import DISTRIBUTED_INPUT
 
 class DistributedInput(Plugin):
     infos = infos.ALL
-    wake = "distributed_input"
 
     def reads_whole_module(self) -> bool:
         return any(word in self.ctx.text for word in DISTRIBUTED_INPUT)  # the lints read the whole module

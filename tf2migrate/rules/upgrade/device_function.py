@@ -25,7 +25,6 @@ class DeviceFunction(Plugin):
     `tf.distribute.experimental.ParameterServerStrategy`'s job. Device names (strings, or names that are
     not known functions) are left alone."""
 
-    wake = "device_function"
     claims = DEVICE
     infos = (
         RuleInfo(

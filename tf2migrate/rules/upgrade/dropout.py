@@ -21,7 +21,6 @@ class Dropout(Plugin):
     TFM650 reports it. Arguments after it are passed by keyword, so `noise_shape` cannot slide into
     `rate` (tf_upgrade_v2 moves `keep_prob` to the end and shifts them)."""
 
-    wake = "dropout"
     claims = DROPOUT
     infos = (
         RuleInfo(

@@ -17,7 +17,6 @@ class ExtractGlimpse(Plugin):
     they are passed by keyword). TF 2.3 also fixed the glimpse for `centered=False, normalized=False` in the
     TF2 op only: such a call is kept on TF1's op, `tf.compat.v1.image.extract_glimpse`, and reported."""
 
-    wake = "extract_glimpse"
     claims = GLIMPSE
     infos = (
         RuleInfo(

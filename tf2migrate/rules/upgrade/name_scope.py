@@ -19,7 +19,6 @@ class NameScope(Plugin):
     an expression that may be None at run time, the choice cannot be made from the text: the call is kept
     as `tf.compat.v1.name_scope` and reported (tf_upgrade_v2 moves every call with a name there)."""
 
-    wake = "name_scope"
     claims = NAME_SCOPE
     infos = (
         RuleInfo(

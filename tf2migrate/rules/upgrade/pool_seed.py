@@ -17,7 +17,6 @@ class PoolSeed(Plugin):
     keyword, since they moved); `deterministic=True` without a seed becomes `seed=42`, as tf_upgrade_v2 does,
     and with a seed that may be 0 it is reported."""
 
-    wake = "pool_seed"
     claims = POOLS
     infos = (
         RuleInfo(

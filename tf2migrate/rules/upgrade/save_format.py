@@ -18,7 +18,6 @@ class SaveFormat(Plugin):
     is not a literal `*.h5` / `*.keras` name is reported. Give the file an `.h5` suffix to keep the format
     (and the loaders that read it)."""
 
-    wake = "save_format"
     claims = SAVE
     infos = (
         RuleInfo(

@@ -23,7 +23,6 @@ class SoftmaxLabels(Plugin):
     `tensorflow.compat.v1` still is TF1's function and needs nothing. TF1's `dim=` becomes `axis=` (TF2's
     function has no `dim`), which also proves the call is TF1's."""
 
-    wake = "softmax_labels"
     claims = SOFTMAX
     infos = (
         RuleInfo(

@@ -22,7 +22,6 @@ class StringsSplit(Plugin):
     `.to_sparse()` would change its result, so it is upgraded only where the call is known to be TF1; through
     `tensorflow.compat.v1` it still is TF1's function and needs nothing."""
 
-    wake = "strings_split"
     claims = SPLIT
     infos = (
         RuleInfo(

@@ -2,7 +2,7 @@
 
 `rewrite` and `check` never import TensorFlow; only `verify` does, lazily.
 """
-__version__ = "0.1.0"
+from tf2migrate._version import __version__
 
 __all__ = ["__version__", "verify"]
 

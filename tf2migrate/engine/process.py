@@ -78,7 +78,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
     attrs, symbols = triggers.scan(src.text)
-    fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
+    fast = symbols & triggers.fast  # words of ast-only report rules (`Ast.ANSWERS` in the manifest) alone
     reported = symbols & triggers.reported  # words of those rules, alone or shared with a table
     words = attrs | symbols
     try:

@@ -20,8 +20,7 @@ import re
 from dataclasses import dataclass
 
 from tf2migrate.rules.idle import RUN_CALL  # free of LibCST too
-from tf2migrate.rules.manifest import DISTRIBUTED_INPUT, ESTIMATORS, REPLICA_CALLS, RULES, STRATEGY_WORDS  # noqa: F401
-from tf2migrate.rules.manifest import Acts, Ast
+from tf2migrate.rules.manifest import RULES, Acts, Ast
 
 # Per rule: (attribute words, symbol words), from its line in the manifest
 WAKE = {rule.name: (rule.attrs, rule.words | rule.wake_names) for rule in RULES}

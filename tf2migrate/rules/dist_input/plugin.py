@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.dist_input import infos, loops, pipeline
-from tf2migrate.rules.wake_words import DISTRIBUTED_INPUT
+from tf2migrate.rules.manifest import DISTRIBUTED_INPUT
 
 
 class DistributedInput(Plugin):

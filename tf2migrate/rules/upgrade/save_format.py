@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import arg_value
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import called, literal_str
 
-SAVE = frozenset({"tf.keras.models.save_model"})
+SAVE = BY_NAME["save_format"].names  # the names its manifest line wakes it on
 SUFFIXES = (".h5", ".hdf5", ".keras")
 
 

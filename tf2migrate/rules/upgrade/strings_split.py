@@ -8,9 +8,10 @@ import libcst as cst
 from tf2migrate.engine.ast_index import nodes
 
 from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, keyword, literal_str, positional, tf1_here
 
-SPLIT = frozenset({"tf.strings.split"})
+SPLIT = BY_NAME["strings_split"].names  # the names its manifest line wakes it on
 
 
 class StringsSplit(Plugin):

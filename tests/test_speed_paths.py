@@ -168,15 +168,15 @@ def test_a_clean_file_on_a_first_run_imports_no_libcst(tmp_path):
 
 
 def test_every_code_rule_wakes_on_its_declared_words():
-    from tf2migrate.rules.registry import CODE_RULES
+    from tf2migrate.rules.manifest import RULES
     from tf2migrate.rules.wake_words import WAKE
 
-    assert sorted(cls.wake for cls in CODE_RULES) == sorted(WAKE)   # one entry per rule, none left over
+    assert [rule.name for rule in RULES] == list(WAKE)   # one entry per rule, none left over
     pattern = trigger_pattern()
-    for cls in CODE_RULES:
-        attrs, symbols = WAKE[cls.wake]
+    for rule in RULES:
+        attrs, symbols = WAKE[rule.name]
         for word in attrs | {name.rsplit(".", 1)[-1] for name in symbols}:  # a dotted name wakes on its last word
-            assert pattern.fullmatch(word), (cls.__name__, word)
+            assert pattern.fullmatch(word), (rule.name, word)
 
 
 def test_a_common_attribute_word_wakes_only_in_its_rules_shape():

@@ -2,9 +2,26 @@
 
 `rewrite` and `check` never import TensorFlow; only `verify` does, lazily.
 """
-__version__ = "0.1.0"
+from tf2migrate._version import __version__
 
 __all__ = ["__version__", "verify"]
+
+
+def _own_rules():
+    """The rules a library call runs when it hands the engine none (`engine.rule_set.active`): the engine
+    imports no rule, the package that holds both rooms joins them."""
+    from tf2migrate.rules.rule_set import RULES
+
+    return RULES
+
+
+def _join_rooms() -> None:
+    from tf2migrate.engine import rule_set
+
+    rule_set.DEFAULT = _own_rules
+
+
+_join_rooms()
 
 
 def verify(original, migrated=None, **options):

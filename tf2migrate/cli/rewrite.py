@@ -53,6 +53,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
     from tf2migrate.engine.runner import RunOptions, run
     from tf2migrate.engine.workers import Interrupted
     from tf2migrate.rules import tables_dir
+    from tf2migrate.rules.rule_set import RULES
 
     missing = first_missing(paths)
     if missing:
@@ -88,6 +89,7 @@ def execute(paths, mode: Mode, jobs, select, ignore, exclude, force_exclude, rep
         selection=selection,
         jobs=jobs or int(settings.get("jobs", os.cpu_count() or 1)),
         cache=Cache(rules_fingerprint(selection, tables_dir())) if use_cache else None,
+        rules=RULES,  # the engine runs the rule set it is handed
     )
     force = force_exclude if force_exclude is not None else bool(settings.get("force-exclude", False))
     candidates = list(gather(paths, DEFAULT_EXCLUDES + excludes, extra, force))

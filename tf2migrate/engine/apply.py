@@ -18,6 +18,7 @@ from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.import_edit import PartialRetarget, Spliced, finish_imports
 from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.positions import Positions
+from tf2migrate.engine.rule_set import active
 from tf2migrate.engine.suppress import parse_suppressions
 from tf2migrate.engine.traverse import Traversal
 from tf2migrate.engine.wake import waking_nodes
@@ -51,9 +52,7 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
             raise
     selection = selection or Selection()
     if splice:
-        from tf2migrate.rules import table_only
-
-        spliced = table_only.rewrite(text, tree, path, selection, package)
+        spliced = active().splice(text, tree, path, selection, package)
         if spliced is not None:
             return spliced
     reduced = _reduction(text, tree, path, selection, package) if reduce else None
@@ -109,36 +108,31 @@ def report_text(text: str, path: str = "<string>", selection: Selection = None, 
     """The diagnostics of a file that only report-only rules reading Python's `ast` can act in (the pre-pass
     proved that no other rule has a word in it): the same findings `rewrite_text` gives, without LibCST's
     parse and traversal."""
-    from tf2migrate.rules import registry
-
+    rules = active()
     tree = tree if tree is not None else ast.parse(text)
     imports = ImportMap.from_ast(tree)
     ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
                   suppressions=parse_suppressions(text), selection=selection or Selection(), emit=None,
-                  infos=registry.all_infos())
-    for plugin in registry.fast_plugins(ctx):
+                  infos=rules.infos())
+    for plugin in rules.fast_plugins(ctx):
         plugin.report_from_ast()
     return sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code))
 
 
 def _context(text, tree, path, selection, no_retarget=frozenset(), package=None, module=None, positions=None):
-    from tf2migrate.rules import registry
-    from tf2migrate.rules.tables import load_tables
-
+    rules = active()
     imports = ImportMap.from_ast(tree)
     return Context(tree=tree, path=path, imports=imports, positions=positions, text=text,
                    suppressions=parse_suppressions(text), selection=selection,
-                   emit=NameEmitter(imports, load_tables().importable, text, no_retarget),
-                   infos=registry.all_infos(), module=module, package=package)
+                   emit=NameEmitter(imports, rules.importable(), text, no_retarget),
+                   infos=rules.infos(), module=module, package=package)
 
 
 def _rewrite(module, tree, text, path, selection, positions, no_retarget, package, reduced,
              vetoed=None) -> RewriteResult:
-    from tf2migrate.rules import registry
-
     ctx = _context(text, tree, path, selection, no_retarget, package, module, positions)
     ctx.vetoed = vetoed or {}
-    plugins = registry.plugins(ctx)
+    plugins = active().plugins(ctx)
     parsed_tree = reduced.tree if reduced is not None else tree
     quiet = _quiet(module, tree, text, ctx.imports, plugins, selection.source, reduced)
     if reduced is not None and not quiet:  # the trees disagree, or a rule enters every statement
@@ -161,9 +155,7 @@ def _hits(tree, text, imports, source: str) -> list:
     """The lines where some rule may act, as the pre-pass finds them (`engine/wake.py`, code rules' words
     included: a line that only says `dropout=0.5` or `ops.name_scope` is no place of `tf.nn.dropout`'s rule),
     and the lines that name a trigger word under a local alias (`as fsp`: not a word itself)."""
-    from tf2migrate.rules.wake_words import triggers
-
-    words = triggers()
+    words = active().triggers()
     attrs, symbols = words.scan(text)
     places = waking_nodes(tree, imports, words, attrs, symbols, source, words.code_words(text))
     aliases = skip.trigger_aliases(imports, words.symbols, words.modules)
@@ -173,10 +165,8 @@ def _hits(tree, text, imports, source: str) -> list:
 def _reduction(text, tree, path, selection, package):
     """The reduced text LibCST may parse instead (engine/reduce.py), or None: a rule reads the whole module
     here, or nothing is worth leaving out."""
-    from tf2migrate.rules import registry
-
     ctx = _context(text, tree, path, selection, package=package)
-    if any(plugin.reads_whole_module() for plugin in registry.plugins(ctx)):
+    if any(plugin.reads_whole_module() for plugin in active().plugins(ctx)):
         return None
     return reduce_text.reduce(text, tree, _hits(tree, text, ctx.imports, selection.source))
 
@@ -194,15 +184,13 @@ def _quiet(module, tree, text, imports, plugins, source: str, reduced) -> dict:
 def context_for(text: str, path: str, selection: Selection = None, package=None) -> tuple:
     """(LibCST module, Context) of another module of the package, for a rule that reads it (the
     Estimator helper of `model.py` read by `task.py`'s rewrite): its own imports, names and places."""
-    from tf2migrate.rules import registry
-    from tf2migrate.rules.tables import load_tables
-
+    rules = active()
     module, tree = _neighbour_trees(text)
     imports = ImportMap.from_ast(tree)
     ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(module, tree, text), text=text,
                   suppressions=parse_suppressions(text), selection=selection or Selection(),
-                  emit=NameEmitter(imports, load_tables().importable, text, frozenset()),
-                  infos=registry.all_infos(), module=module, package=package)
+                  emit=NameEmitter(imports, rules.importable(), text, frozenset()),
+                  infos=rules.infos(), module=module, package=package)
     return module, ctx
 
 

@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from tf2migrate import __version__
+from tf2migrate._version import __version__
 from tf2migrate.engine.diagnostics import Diagnostic
 from tf2migrate.engine.process import Status
 

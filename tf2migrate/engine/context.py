@@ -65,6 +65,20 @@ class Context:
         version = self.tf_version.version
         return None if version is TFVersion.UNKNOWN else version is TFVersion.TF1
 
+    def read_other(self, text: str, path: str, package=None) -> tuple:
+        """(LibCST module, Context) of another module of the package (`apply.context_for`), for a rule that
+        reads it: the engine parses it, the rule need not know how."""
+        from tf2migrate.engine.apply import context_for
+
+        return context_for(text, path, self.selection, package)
+
+    def rewrite_other(self, text: str, path: str, package=None):
+        """Another module of the package rewritten as its own run does, with this file's selection and rules
+        (`apply.rewrite_text`), for a rule whose answer depends on that rewrite."""
+        from tf2migrate.engine.apply import rewrite_text
+
+        return rewrite_text(text, path, self.selection, package=package)
+
     def shadowed(self, name: str) -> bool:
         """A local variable or parameter hides the imported name here."""
         return any(name in scope for scope in self.scopes)

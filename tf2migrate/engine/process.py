@@ -15,6 +15,7 @@ from tf2migrate.engine import pieces
 from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
+from tf2migrate.engine.rule_set import active
 from tf2migrate.engine.source import NEWLINE, DecodeProblem, decode
 
 
@@ -77,7 +78,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     except DecodeProblem as exc:
         return None, _fail(path, exc.code, exc.message, exc.line, exc.col)
     attrs, symbols = triggers.scan(src.text)
-    fast = symbols & triggers.fast  # words of ast-only report rules (`Plugin.fast`) alone
+    fast = symbols & triggers.fast  # words of ast-only report rules (`Ast.ANSWERS` in the manifest) alone
     reported = symbols & triggers.reported  # words of those rules, alone or shared with a table
     words = attrs | symbols
     try:
@@ -92,12 +93,10 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
     if not words:
         return src, FileResult(path, Status.UNCHANGED)
     identifiers = spelled_names(tree)
-    from tf2migrate.rules.upgrade.shape_places import places  # imported here, like every rule: not on a warm run
-
     reports = []  # places where a rule can only report, from `ast` (engine/wake.py)
     if _may_change(tree, attrs, symbols, fast, reported, identifiers, triggers, source, src.text, package, reports):
         return dataclasses.replace(src, tree=tree), None
-    if reports and places(tree) is None:
+    if reports and not active().ast_reports_exact(tree):
         return dataclasses.replace(src, tree=tree), None  # only the traversal places them (shape_places.py)
     if reports or reported and _names_public_tf(tree, reported & identifiers):
         return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
@@ -111,10 +110,9 @@ def _may_change(tree, attrs: set, symbols: set, fast: set, reported: set, identi
     `tf.argmax(x, 1, out)` are no such place. The report-only rules' words (`fast`, `reported`) count only
     where the Estimator converter, which shares them, may act (rules/idle.py)."""
     from tf2migrate.engine.wake import waking_nodes
-    from tf2migrate.rules.idle import estimator_may_act
 
     imports = ImportMap.from_ast(tree)
-    wide = package or bool(reported & triggers.shared & identifiers) and estimator_may_act(tree, imports)
+    wide = package or bool(reported & triggers.shared & identifiers) and active().shared_words_count(tree, imports)
     attrs, symbols = attrs & identifiers, (symbols if wide else symbols - fast) & identifiers
     if not attrs and not symbols:
         return False

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tf2migrate.engine.cache import Cache, digest
 from tf2migrate.engine.deep import TooDeep, retry_deep, too_deep
 from tf2migrate.engine.package_views import package_views
+from tf2migrate.engine.rule_set import active, use
 from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
 from tf2migrate.engine.workers import Interrupted, Workers, stop_all
@@ -28,6 +29,7 @@ class RunOptions:
     selection: Selection = Selection()
     jobs: int = os.cpu_count() or 1
     cache: Cache = None
+    rules: object = None  # the rule set to run (`engine.rule_set.RuleSet`; None: the package's own)
 
 
 def _heavy(job) -> FileResult:
@@ -49,15 +51,13 @@ def _heavy(job) -> FileResult:
 def _triggers(cache):
     """The pre-pass's wake words. The cache keeps them: it is keyed on the rule code and tables that
     make them, so a run the cache and the pre-pass settle never imports the rule modules (nor LibCST)."""
-    from tf2migrate.rules.wake_words import Triggers, triggers
-
     saved = cache.trigger_data() if cache else None
     if saved is not None:
         try:
-            return Triggers.from_json(saved)
+            return active().triggers_from_json(saved)
         except (TypeError, ValueError, KeyError, AttributeError):  # another shape: made again, replaced
             pass
-    found = triggers()
+    found = active().triggers()
     if cache:
         cache.remember_trigger_data(found.to_json())
     return found
@@ -114,7 +114,7 @@ _INHERITED: dict = {}  # what `_Early`'s forked workers inherit
 
 def _prefetch() -> None:
     import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules
-    import tf2migrate.rules.registry  # noqa: F401
+    active().load()
 
 
 def _work(job) -> FileResult:
@@ -155,6 +155,8 @@ def run(candidates, options: RunOptions) -> list:
     """Every file's result, sorted by path. Ctrl-C: `Interrupted` with the files done (the cache keeps them);
     queued files are not started, and the ones being rewritten are finished first (see workers.py)."""
     results = []
+    if options.rules is not None:
+        use(options.rules)
     try:
         _run(candidates, options, results)
     except KeyboardInterrupt:

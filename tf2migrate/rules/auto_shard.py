@@ -13,7 +13,6 @@ class AutoShard(Plugin):
     `AutoShardPolicy` (AUTO, FILE, DATA, OFF). `False` is OFF and `True` is AUTO; any other value is
     reported because its meaning is only known at run time."""
 
-    wake = "auto_shard"
     infos = (
         RuleInfo(
             code="TFM112",

@@ -36,21 +36,19 @@ class Plugin:
     """
 
     infos: tuple = ()
-    wake: str = ""   # this rule's entry in `wake_words.WAKE`: the words whose absence proves it idle
     claims: frozenset = frozenset()  # canonical TF names whose calls this rule alone upgrades (tables skip them)
-    fast: bool = False  # reads only `ctx.tree` and reports, in `leave_module` (listed in `wake_words.FAST`)
 
     def __init__(self, ctx) -> None:
         self.ctx = ctx
 
     def report_from_ast(self) -> None:
-        """This rule's findings in a file the pre-pass answers from `ast` alone (`engine/apply.report_text`):
-        a `fast` rule's `leave_module`; a rule that only reports there overrides it (TFM667 in TF2 code)."""
-        if self.fast:
-            self.leave_module(None, None)
+        """This rule's findings in a file the pre-pass answers from `ast` alone (`engine/apply.report_text`),
+        asked only of the rules whose manifest line says `ast` answers them: an `Ast.ANSWERS` rule's
+        `leave_module`; an `Ast.REPORTS` rule overrides it (TFM667 in TF2 code)."""
+        self.leave_module(None, None)
 
     def reads_whole_module(self) -> bool:
-        """True when this rule, in this module, may read LibCST statements beyond the ones it acts in (the
+        """Asked of a rule whose manifest line says `Reads.MODULE` or `Reads.EVERY_STATEMENT`. True when this rule, in this module, may read LibCST statements beyond the ones it acts in (the
         Estimator converter reads the program, a lint follows a dataset or a replica function): LibCST then
         parses the whole text, not the statements a rule may act in (`engine/reduce.py`). Asked before the
         parse, from `ctx.tree` and `ctx.text`: `ctx.module` is not there yet."""
@@ -63,6 +61,6 @@ class Plugin:
         return None
 
     def sees_every_statement(self) -> bool:
-        """True when this rule, in this module, may act inside statements that hold none of its words:
+        """Asked of a rule whose manifest line says `Reads.EVERY_STATEMENT`. True when this rule, in this module, may act inside statements that hold none of its words:
         the traversal then enters every statement (see `engine/skip.py`)."""
         return False

@@ -13,7 +13,6 @@ class CallForEachReplica(Plugin):
     `tf.function`, merge calls) differ. When the strategy is not visible as `X.extended`, the call
     is reported for a hand edit."""
 
-    wake = "call_for_each_replica"
     infos = (
         RuleInfo(
             code="TFM109",

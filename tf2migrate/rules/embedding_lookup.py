@@ -33,7 +33,6 @@ class EmbeddingLookupStrategy(Plugin):
     the strategy and `validate_indices` are dropped and the rest passed by keyword; with "mod" (or a
     strategy nobody can read) the call keeps TF1's function, `tf.compat.v1.nn.embedding_lookup`."""
 
-    wake = "embedding_lookup"
     infos = (
         RuleInfo(
             code="TFM205",

@@ -9,7 +9,7 @@ LibCST when they are idle:
   answers the same question with the same pattern);
 - the Estimator converter (TFM3xx) acts only on a call of an Estimator class, on a package neighbour's helper
   (`engine/package.py`) or on an Estimator another module built that this file trains
-  (`estimator/other_module_report.py`). The report-only rule (`unconverted`, `Plugin.fast`) shares its words
+  (`estimator/other_module_report.py`). The report-only rule (`unconverted`, `manifest.Ast.ANSWERS`) shares its words
   (`tf.train.SessionRunHook`, `tf.estimator.RunConfig`, ...): where the converter is idle they are answered
   from `ast` (`engine/apply.report_text`) instead of sending the file to LibCST.
 

@@ -15,7 +15,6 @@ from tf2migrate.rules.estimator.planning import target
 
 
 class KerasTarget(Plugin):
-    wake = "keras_target"
     infos = ()   # TFM320 is declared with the Estimator codes (estimator/codes.py)
 
     def reads_whole_module(self) -> bool:

@@ -11,7 +11,6 @@ class MakeDatasetIterator(Plugin):
     """TF1 strategies returned an initializable iterator; TF2 distributes the dataset itself and a
     plain Python `iter()` over the distributed dataset gives the iterator (no initializer to run)."""
 
-    wake = "make_dataset_iterator"
     infos = (
         RuleInfo(
             code="TFM108",

@@ -1,57 +1,28 @@
 """Every rule, in the fixed order the traversal runs them, and the lookup by code.
 
-Table rules come from `rules/*.toml`; code rules are one module each. `engine.toml` documents the
-engine's own codes (TFM9xx), which no rule emits.
+Table rules come from `rules/*.toml`; code rules are the lines of `manifest.py`, in its order, each class
+imported from where its line says. `engine.toml` documents the engine's own codes (TFM9xx), which no rule
+emits.
 """
 from __future__ import annotations
 
 import functools
+import importlib
 
-from tf2migrate.rules.auto_shard import AutoShard
-from tf2migrate.rules.call_for_each_replica import CallForEachReplica
-from tf2migrate.rules.custom_loops.loss_scaling import LossScaling
-from tf2migrate.rules.custom_loops.scope import OutsideScope
-from tf2migrate.rules.dist_input.plugin import DistributedInput
-from tf2migrate.rules.embedding_lookup import EmbeddingLookupStrategy
-from tf2migrate.rules.estimator.plugin import EstimatorToKeras
-from tf2migrate.rules.keras_target import KerasTarget
-from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
-from tf2migrate.rules.reset_state import ResetState
+from tf2migrate.rules.manifest import RULES, Ast
 from tf2migrate.rules.table_plugin import TablePlugin
-from tf2migrate.rules.unconverted.plugin import Unconverted
 from tf2migrate.rules.tables import load_tables
-from tf2migrate.rules.upgrade.casts import Casts
-from tf2migrate.rules.upgrade.device_function import DeviceFunction
-from tf2migrate.rules.upgrade.dropout import Dropout
-from tf2migrate.rules.upgrade.extract_glimpse import ExtractGlimpse
-from tf2migrate.rules.upgrade.gone_arguments import GoneArguments
-from tf2migrate.rules.upgrade.graph_mode import GraphMode
-from tf2migrate.rules.upgrade.image_resize import ImageResize
-from tf2migrate.rules.upgrade.initializers import Initializers
-from tf2migrate.rules.upgrade.loss_reduction import LossReduction
-from tf2migrate.rules.upgrade.iterators import DatasetIterators
-from tf2migrate.rules.upgrade.morphology import Morphology
-from tf2migrate.rules.upgrade.name_scope import NameScope
-from tf2migrate.rules.upgrade.pool_seed import PoolSeed
-from tf2migrate.rules.upgrade.regularizers import Regularizers
-from tf2migrate.rules.upgrade.save_format import SaveFormat
-from tf2migrate.rules.upgrade.shape_value import ShapeValue
-from tf2migrate.rules.upgrade.softmax_labels import SoftmaxLabels
-from tf2migrate.rules.upgrade.strings_split import StringsSplit
-from tf2migrate.rules.upgrade.summary_record import SummaryRecording
 
-CODE_RULES = (
-    MakeDatasetIterator, CallForEachReplica, AutoShard, ResetState, EmbeddingLookupStrategy,
-    LossScaling, OutsideScope, DistributedInput, EstimatorToKeras,
-    Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, StringsSplit,
-    NameScope, GoneArguments, PoolSeed, ExtractGlimpse, Morphology, SaveFormat,
-    SummaryRecording,
-    DeviceFunction, ShapeValue, GraphMode,
-    LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
-    Unconverted,  # reads what the Estimator converter left, so it runs after it
-    KerasTarget,  # last: switches Keras for a file the rules above changed
-)
+
+def _load(where: str):
+    module, name = where.split(":")
+    return getattr(importlib.import_module("tf2migrate.rules." + module), name)
+
+
+CODE_RULES = tuple(_load(rule.where) for rule in RULES)
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)
+_FROM_AST = tuple(cls for cls, rule in zip(CODE_RULES, RULES) if rule.ast is not Ast.NO)
+ANSWERED = frozenset(cls for cls, rule in zip(CODE_RULES, RULES) if rule.ast is Ast.ANSWERS)
 
 
 def plugins(ctx) -> list:
@@ -60,9 +31,9 @@ def plugins(ctx) -> list:
 
 
 def fast_plugins(ctx) -> list:
-    """The rules that report from the `ast` tree alone (`Plugin.report_from_ast`), for a file where no other
-    rule has work (the pre-pass proved it)."""
-    return [cls(ctx) for cls in CODE_RULES if cls.fast or "report_from_ast" in vars(cls)]
+    """The rules that report from the `ast` tree alone (`manifest.Ast`), for a file where no other rule has
+    work (the pre-pass proved it)."""
+    return [cls(ctx) for cls in _FROM_AST]
 
 
 @functools.lru_cache(maxsize=None)

@@ -15,7 +15,6 @@ class ResetState(Plugin):
     is rewritten only when the receiver was built from `tf.keras.metrics.*` in this module; any other
     `reset_states()` is reported for a look."""
 
-    wake = "reset_state"
     infos = (
         RuleInfo(
             code="TFM113",

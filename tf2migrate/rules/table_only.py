@@ -2,7 +2,7 @@
 
 A file qualifies when no code rule has a place in it (the pre-pass's question, `engine/wake.py`, asked with
 the code rules' words alone), no rule reads the whole module or every statement, and it has no package
-neighbours. The report-only rules that read `ast` (`Plugin.fast`) report as they do after LibCST's traversal.
+neighbours. The report-only rules that read `ast` (`manifest.Ast.ANSWERS`) report as they do after LibCST's traversal.
 The splice path's output keeps every import: a rewrite that would leave one unused (LibCST's path removes it)
 or need a new one is `NotSure`, and so is anything else this path cannot promise (`NotSure` in its modules).
 """
@@ -81,7 +81,7 @@ def _rewrite(text: str, tree, path: str, selection):
     splice = TableSplice(ctx, load_tables(), registry.CLAIMED, edits)
     splice.run(tree, _hits(tree, text, imports, selection.source))
     for plugin in plugins:
-        if plugin.fast:
+        if type(plugin) in registry.ANSWERED:
             plugin.leave_module(None, None)
     splice.leave_module()
     code = edits.result()

@@ -2,14 +2,14 @@
 
 The pre-pass settles a file whose code holds none of these words (nor any table rule's) without
 importing LibCST, which alone costs about 0.2 s: a pre-commit hook on a clean file must not pay it. Each
-rule class names its entry here (`Plugin.wake`), so a rule and the pre-pass cannot disagree; a test checks
-that every registered code rule has one.
+rule's words are read from its line in `manifest.py`, which the rule list (`registry.py`) is made from too, so
+a rule and the pre-pass cannot disagree; `tests/test_manifest.py` checks that they wake what the rule acts on.
 
 Per rule: (attribute words, which count on any receiver; symbol words, which count only where they name
 TensorFlow through the file's imports). A symbol written as a dotted name (`tf.strings.split`) wakes only as
 that name, spelled so: `split` then needs `tf.strings.split`, not `tf.split`, `ops.split` nor (unless listed
 too) `tf.compat.v1.strings.split`, so a common last word does not send every TF file to LibCST. The rules in
-`FAST` read only Python's `ast` tree and report (`Plugin.fast`): a file that only their words wake is
+`FAST` read only Python's `ast` tree and report (`manifest.Ast.ANSWERS`): a file that only their words wake is
 answered from that tree, without LibCST.
 """
 from __future__ import annotations
@@ -20,75 +20,16 @@ import re
 from dataclasses import dataclass
 
 from tf2migrate.rules.idle import RUN_CALL  # free of LibCST too
-from tf2migrate.rules.upgrade.graph_only import GRAPH_ONLY  # likewise
-from tf2migrate.rules.unconverted.names import WORDS as UNCONVERTED
+from tf2migrate.rules.manifest import RULES, Acts, Ast
 
-# A module must contain one of these to build or fetch a strategy, or to run a replica function.
-STRATEGY_WORDS = frozenset({
-    "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "TPUStrategy",
-    "ParameterServerStrategy", "CentralStorageStrategy", "CollectiveAllReduceStrategy", "get_strategy",
-    "experimental_run_v2", "call_for_each_replica",
-})
-REPLICA_CALLS = frozenset({"experimental_run_v2", "call_for_each_replica"})
-DISTRIBUTED_INPUT = frozenset({"experimental_distribute_dataset", "distribute_datasets_from_function",
-                               "experimental_distribute_datasets_from_function"})
-ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearRegressor", "LinearClassifier",
-                        "TPUEstimator"})
-
-def _and_v1(names) -> frozenset:
-    """The names, also spelled through `tensorflow.compat.v1` (for the upgrades that act there too)."""
-    names = frozenset(names)
-    return names | {"tf.compat.v1." + name[3:] for name in names}
-
-
-WAKE = {
-    "make_dataset_iterator": (frozenset({"make_dataset_iterator"}), frozenset()),
-    "call_for_each_replica": (frozenset({"call_for_each_replica"}), frozenset()),
-    "auto_shard": (frozenset({"auto_shard"}), frozenset()),
-    "reset_state": (frozenset({"reset_states"}), frozenset()),
-    "embedding_lookup": (frozenset(), frozenset({"embedding_lookup", "embedding_lookup_sparse"})),
-    "loss_scaling": (REPLICA_CALLS, STRATEGY_WORDS),
-    "outside_scope": (REPLICA_CALLS, STRATEGY_WORDS),
-    "distributed_input": (DISTRIBUTED_INPUT, frozenset()),
-    "estimator": (frozenset(), ESTIMATORS),
-    # the TF1 -> TF2 call upgrades wake only as the names they claim, spelled so (see `Triggers.code_names`)
-    "dropout": (frozenset(), _and_v1({"tf.nn.dropout"})),
-    "casts": (frozenset(), _and_v1("tf." + n for n in ("to_bfloat16", "to_complex128", "to_complex64", "to_double",
-                                                        "to_float", "to_int32", "to_int64"))),
-    "image_resize": (frozenset(), _and_v1("tf.image." + n for n in ("resize_area", "resize_bicubic", "resize_bilinear",
-                                                                     "resize_nearest_neighbor"))),
-    "softmax_labels": (frozenset(), frozenset({"tf.nn.softmax_cross_entropy_with_logits"})),
-    "initializers": (frozenset(), _and_v1({p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.") for n in (
-        "xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")}) | _and_v1({
-        "tf.uniform_unit_scaling_initializer", "tf.initializers.uniform_unit_scaling"})),
-    "regularizers": (frozenset(), _and_v1(p + n for p in ("tf.contrib.layers.", "tf.contrib.slim.")
-                                          for n in ("l1_regularizer", "l2_regularizer"))),
-    "iterators": (frozenset({"make_one_shot_iterator", "make_initializable_iterator"}), frozenset()),
-    "strings_split": (frozenset(), frozenset({"tf.strings.split"})),
-    "name_scope": (frozenset(), frozenset({"tf.name_scope"})),
-    "summary_record": (frozenset(), _and_v1("tf.contrib.summary." + n for n in ("always_record_summaries",
-                                                                              "never_record_summaries"))),
-    "pool_seed": (frozenset(), frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})),
-    "extract_glimpse": (frozenset(), frozenset({"tf.image.extract_glimpse"})),
-    "morphology": (frozenset(), frozenset({"tf.nn.dilation2d", "tf.nn.erosion2d"})),
-    "device_function": (frozenset(), _and_v1({"tf.device"}) - {"tf.compat.v1.device"}),
-    "save_format": (frozenset(), _and_v1({"tf.keras.models.save_model"})),  # TFM664 acts on both spellings
-    "shape_value": (frozenset({"value"}), frozenset()),  # `x.shape[-1].value`
-    "graph_mode": (frozenset(), _and_v1(GRAPH_ONLY)),  # the rule's own list: its words are the names it reports
-    "gone_arguments": (frozenset(), frozenset({"tf.zeros_like", "tf.ones_like", "tf.while_loop",
-                                               "tf.nn.ctc_beam_search_decoder"})),
-    "loss_reduction": (frozenset(), frozenset({"DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",
-                                               "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
-                                               "BaselineClassifier", "BaselineRegressor"})),
-    "unconverted": (frozenset(), UNCONVERTED),
-    "keras_target": (frozenset(), frozenset()),   # acts in leave_module, on files another rule changed
-}
-FAST = frozenset({"unconverted", "graph_mode"})
+# Per rule: (attribute words, symbol words), from its line in the manifest
+WAKE = {rule.name: (rule.attrs, rule.words | rule.wake_names) for rule in RULES}
+FAST = frozenset(rule.name for rule in RULES if rule.ast is Ast.ANSWERS)
 # the `FAST` rules whose words the Estimator converter shares (`tf.train.SessionRunHook`, `tf.estimator.RunConfig`):
 # they count as code words where it may act (`Triggers.code_words`); TFM668's `tf.Session` is no word of it
-SHARED = frozenset({"unconverted"})
+SHARED = frozenset(rule.name for rule in RULES if rule.shared)
 # The custom-loop rules act only where a strategy's `run` is called (rules/idle.py)
-RUN_RULES = frozenset({"loss_scaling", "outside_scope"})
+RUN_RULES = frozenset(rule.name for rule in RULES if rule.acts is Acts.ON_RUN_CALL)
 
 
 @functools.lru_cache(maxsize=None)

@@ -17,7 +17,6 @@ from tf2migrate.rules.custom_loops.keras_loss_calls import plan
 
 class LossScaling(Plugin):
     infos = (infos.REDUCE_MEAN, infos.KERAS_LOSS, infos.REGULARIZATION)
-    wake = "loss_scaling"
 
     def reads_whole_module(self) -> bool:
         return runs_on_a_strategy(self.ctx)   # the loop analysis reads the module (analysis.LoopFacts)

@@ -51,7 +51,6 @@ class _Outside(cst.CSTVisitor):
 
 class OutsideScope(Plugin):
     infos = (infos.OUTSIDE_SCOPE,)
-    wake = "outside_scope"
 
     def reads_whole_module(self) -> bool:
         return runs_on_a_strategy(self.ctx)   # the loop analysis reads the module (analysis.LoopFacts)

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.dist_input import infos, loops, pipeline
-from tf2migrate.rules.wake_words import DISTRIBUTED_INPUT
+from tf2migrate.rules.manifest import DISTRIBUTED_INPUT
 
 
 class DistributedInput(Plugin):
     infos = infos.ALL
-    wake = "distributed_input"
 
     def reads_whole_module(self) -> bool:
         return any(word in self.ctx.text for word in DISTRIBUTED_INPUT)  # the lints read the whole module

@@ -18,7 +18,6 @@ from tf2migrate.rules.idle import estimator_may_act
 
 class EstimatorToKeras(Plugin):
     infos = codes.INFOS
-    wake = "estimator"
     writer = None  # the last program's writer (keras_source.Writer): helper_side.py converts another module alike
     converted = False  # this module's body was rewritten (so check_output reads the output)
     models: frozenset = frozenset()  # the names of the Keras models it made (`model`)

@@ -23,8 +23,6 @@ _CONVERTER_ESTIMATORS = None  # canonical names the Estimator converter can conv
 class Unconverted(Plugin):
     infos = codes.INFOS + leftover_codes.INFOS
     claims = frozenset({leftovers.LOAD_DATASET})  # reported here (TFM352) or rewritten (TFM341), not by tables
-    wake = "unconverted"
-    fast = True  # a file that only its words wake is answered without LibCST (engine/apply.report_text)
 
     def leave_module(self, original, updated):
         ctx = self.ctx

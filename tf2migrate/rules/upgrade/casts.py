@@ -17,7 +17,6 @@ class Casts(Plugin):
     (`to_float` is float32, `to_double` float64). A positional `name` becomes `name=`, and the dtype is
     written through the file's own `tensorflow` alias."""
 
-    wake = "casts"
     claims = CASTS
     infos = (
         RuleInfo(

@@ -8,9 +8,10 @@ import libcst as cst
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import called
 
-DEVICE = frozenset({"tf.device"})
+DEVICE = BY_NAME["device_function"].names  # the names its manifest line wakes it on
 SETTER = "tf.train.replica_device_setter"
 
 
@@ -25,7 +26,6 @@ class DeviceFunction(Plugin):
     `tf.distribute.experimental.ParameterServerStrategy`'s job. Device names (strings, or names that are
     not known functions) are left alone."""
 
-    wake = "device_function"
     claims = DEVICE
     infos = (
         RuleInfo(

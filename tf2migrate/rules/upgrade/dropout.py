@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import keyword_arg
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, keyword, one_minus, positional, tf1_here, to_keywords
 
-DROPOUT = frozenset({"tf.nn.dropout"})
+DROPOUT = BY_NAME["dropout"].names  # the names its manifest line wakes it on
 TF1_ARGS = ("x", "keep_prob", "noise_shape", "seed", "name")
 
 
@@ -21,7 +22,6 @@ class Dropout(Plugin):
     TFM650 reports it. Arguments after it are passed by keyword, so `noise_shape` cannot slide into
     `rate` (tf_upgrade_v2 moves `keep_prob` to the end and shifts them)."""
 
-    wake = "dropout"
     claims = DROPOUT
     infos = (
         RuleInfo(

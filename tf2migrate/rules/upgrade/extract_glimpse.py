@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import arg_value, keyword_arg
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import choose, keyword, literal_bool, tf1_call_by_keyword
 
-GLIMPSE = frozenset({"tf.image.extract_glimpse"})
+GLIMPSE = BY_NAME["extract_glimpse"].names  # the names its manifest line wakes it on
 TF1_ARGS = (None, None, None, None, None, "uniform_noise", "name", "noise")
 
 
@@ -17,7 +18,6 @@ class ExtractGlimpse(Plugin):
     they are passed by keyword). TF 2.3 also fixed the glimpse for `centered=False, normalized=False` in the
     TF2 op only: such a call is kept on TF1's op, `tf.compat.v1.image.extract_glimpse`, and reported."""
 
-    wake = "extract_glimpse"
     claims = GLIMPSE
     infos = (
         RuleInfo(

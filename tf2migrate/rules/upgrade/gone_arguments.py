@@ -40,7 +40,6 @@ class GoneArguments(Plugin):
     it was left. (`while_loop` also unpacked a one-element `loop_vars` by default; left as is.) Arguments after a changed position (`while_loop`'s
     `name`, `maximum_iterations`) are passed by keyword."""
 
-    wake = "gone_arguments"
     claims = frozenset(GONE)
     infos = (
         RuleInfo(

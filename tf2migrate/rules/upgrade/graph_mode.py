@@ -34,8 +34,6 @@ class GraphMode(Plugin):
     the Estimator world is left to its own findings (TFM3xx): an Estimator built its graphs itself, and its
     serving_input_receiver_fn's placeholders go with the conversion."""
 
-    wake = "graph_mode"
-    fast = True  # reads only the `ast` tree: a file only its words wake needs no LibCST (engine/apply.report_text)
     infos = (
         RuleInfo(
             code="TFM668",

@@ -22,7 +22,6 @@ class ImageResize(Plugin):
     is kept on the TF1 op, which TF2 still has as `tf.compat.v1.image.resize_*` (same numbers), and
     reported: switch to `tf.image.resize` when the half-pixel shift is acceptable (e.g. before retraining)."""
 
-    wake = "image_resize"
     claims = RESIZES
     infos = (
         RuleInfo(

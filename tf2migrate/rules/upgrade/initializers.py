@@ -33,7 +33,6 @@ class Initializers(Plugin):
     Contrib's truncated-normal stddev was sqrt(1.3 * scale / n), Keras's is sqrt(scale / n) / 0.8796: they
     differ by 0.3 %, the documented difference between the two."""
 
-    wake = "initializers"
     claims = XAVIER | VARIANCE | UNIT
     infos = (
         RuleInfo(

@@ -15,7 +15,6 @@ class DatasetIterators(Plugin):
     `tf.compat.v1.data.make_one_shot_iterator(dataset)` and `make_initializable_iterator(dataset)`. In eager
     TF2 code, `iter(dataset)` is the idiomatic replacement: change to it when the graph code goes."""
 
-    wake = "iterators"
     claims = frozenset("*." + name for name in METHODS)  # the tables' TFM607 "convert by hand" is not for these
     infos = (
         RuleInfo(

@@ -33,7 +33,6 @@ class LossReduction(Plugin):
     `loss_reduction=tf.keras.losses.Reduction.SUM`, which keeps the loss but not the optimizer. It is still
     an Estimator: TFM350 says it does not run on TF 2.16+."""
 
-    wake = "loss_reduction"
     infos = (
         RuleInfo(
             code="TFM666",

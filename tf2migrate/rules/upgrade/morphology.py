@@ -21,7 +21,6 @@ class Morphology(Plugin):
     (tf_upgrade_v2 only adds `data_format`, so TF1's positional rates land in `padding`). A positional call
     reads differently in TF2 code, so it is rewritten only where the call is known to be TF1."""
 
-    wake = "morphology"
     claims = frozenset(TF1_ARGS)
     infos = (
         RuleInfo(

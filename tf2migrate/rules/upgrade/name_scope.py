@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import keyword_arg
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import called, positional, to_keywords
 
-NAME_SCOPE = frozenset({"tf.name_scope"})
+NAME_SCOPE = BY_NAME["name_scope"].names  # the names its manifest line wakes it on
 TF1_ARGS = ("name", "default_name", "values")
 
 
@@ -19,7 +20,6 @@ class NameScope(Plugin):
     an expression that may be None at run time, the choice cannot be made from the text: the call is kept
     as `tf.compat.v1.name_scope` and reported (tf_upgrade_v2 moves every call with a name there)."""
 
-    wake = "name_scope"
     claims = NAME_SCOPE
     infos = (
         RuleInfo(

@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import append_arg, keyword_arg
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import keyword, literal_bool, tf1_call_by_keyword
 
-POOLS = frozenset({"tf.nn.fractional_max_pool", "tf.nn.fractional_avg_pool"})
+POOLS = BY_NAME["pool_seed"].names  # the names its manifest line wakes it on
 TF1_ARGS = (None, None, None, None, "deterministic", "seed", "seed2", "name")
 
 
@@ -17,7 +18,6 @@ class PoolSeed(Plugin):
     keyword, since they moved); `deterministic=True` without a seed becomes `seed=42`, as tf_upgrade_v2 does,
     and with a seed that may be 0 it is reported."""
 
-    wake = "pool_seed"
     claims = POOLS
     infos = (
         RuleInfo(

@@ -19,7 +19,6 @@ class Regularizers(Plugin):
     has no Keras counterpart and is dropped. The factor is passed positionally: Keras 2 calls it `l1`/`l2`
     (it still accepts `l`), Keras 3 only `l1`/`l2`, and the position works in both."""
 
-    wake = "regularizers"
     claims = L1 | L2
     infos = (
         RuleInfo(

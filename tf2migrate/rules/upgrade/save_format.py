@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import arg_value
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import called, literal_str
 
-SAVE = frozenset({"tf.keras.models.save_model"})
+SAVE = BY_NAME["save_format"].names  # the names its manifest line wakes it on
 SUFFIXES = (".h5", ".hdf5", ".keras")
 
 
@@ -18,7 +19,6 @@ class SaveFormat(Plugin):
     is not a literal `*.h5` / `*.keras` name is reported. Give the file an `.h5` suffix to keep the format
     (and the loaders that read it)."""
 
-    wake = "save_format"
     claims = SAVE
     infos = (
         RuleInfo(

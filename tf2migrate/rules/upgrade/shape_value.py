@@ -17,7 +17,6 @@ class ShapeValue(Plugin):
     the `.value` is replaced by it, written through the file's own TensorFlow alias. Elsewhere (a `.value`
     on something that may not be a TF shape) it is reported, not rewritten."""
 
-    wake = "shape_value"
     infos = (
         RuleInfo(
             code="TFM667",

@@ -5,9 +5,10 @@ import libcst as cst
 
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, keyword, tf1_here
 
-SOFTMAX = frozenset({"tf.nn.softmax_cross_entropy_with_logits"})
+SOFTMAX = BY_NAME["softmax_labels"].names  # the names its manifest line wakes it on
 POSITIONAL_WHAT = "`softmax_cross_entropy_with_logits` with positional arguments (TF 0.x: logits, labels; TF2: labels, logits)"
 POSITIONAL = ("positional arguments: TF 0.x read them as (logits, labels), TF 1.x refused them and TF2 reads them as "
               "(labels, logits), so the two tensors would be swapped; name them (`labels=`, `logits=`)")
@@ -23,7 +24,6 @@ class SoftmaxLabels(Plugin):
     `tensorflow.compat.v1` still is TF1's function and needs nothing. TF1's `dim=` becomes `axis=` (TF2's
     function has no `dim`), which also proves the call is TF1's."""
 
-    wake = "softmax_labels"
     claims = SOFTMAX
     infos = (
         RuleInfo(

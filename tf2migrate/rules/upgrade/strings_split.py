@@ -8,9 +8,10 @@ import libcst as cst
 from tf2migrate.engine.ast_index import nodes
 
 from tf2migrate.rules.base import Plugin, RuleInfo
+from tf2migrate.rules.manifest import BY_NAME
 from tf2migrate.rules.upgrade.common import UNKNOWN_SOURCE, called, keyword, literal_str, positional, tf1_here
 
-SPLIT = frozenset({"tf.strings.split"})
+SPLIT = BY_NAME["strings_split"].names  # the names its manifest line wakes it on
 
 
 class StringsSplit(Plugin):
@@ -24,7 +25,6 @@ class StringsSplit(Plugin):
     `.to_sparse()` would change its result, so it is upgraded only where the call is known to be TF1; through
     `tensorflow.compat.v1` it still is TF1's function and needs nothing."""
 
-    wake = "strings_split"
     claims = SPLIT
     infos = (
         RuleInfo(

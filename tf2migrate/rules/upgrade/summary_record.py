@@ -18,7 +18,6 @@ class SummaryRecording(Plugin):
     tf_upgrade_v2 writes them, so that TF1 code, whose `tf.summary` is TF1's, gets TF2's function. The two took no
     arguments: a call with any is left and reported."""
 
-    wake = "summary_record"
     claims = frozenset(RECORD)
     infos = (
         RuleInfo(

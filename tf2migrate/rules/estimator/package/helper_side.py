@@ -122,12 +122,10 @@ def _driver(ctx, name: str):
 def _converts(ctx, nb) -> bool:
     """Does the program's module convert in its own run? Its whole rewrite replayed, every rule, with what that
     run reads of the package (this module among it), so that the two never disagree."""
-    from tf2migrate.engine.apply import rewrite_text
-
     _, text = ctx.package.text_of(nb.name)
     others = ((ctx.package.name, ctx.path, ctx.text), *ctx.package.modules)
     view = PackageView(nb.name, tuple(sorted(m for m in others if m[0] != nb.name)))
-    result = rewrite_text(text, nb.path, ctx.selection, package=view)
+    result = ctx.rewrite_other(text, nb.path, view)
     return result.code != text and any(d.code == "TFM301" for d in result.diagnostics)
 
 

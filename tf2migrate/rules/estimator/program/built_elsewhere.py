@@ -44,15 +44,13 @@ def neighbour(ctx, name: str) -> Optional[Neighbour]:
     """The module `name` of `ctx.package`, parsed once per file; its own view holds this file."""
     key = ("neighbour", name)
     if key not in ctx.memo:
-        from tf2migrate.engine.apply import context_for
-
         found = ctx.package.text_of(name) if ctx.package is not None else None
         ctx.memo[key] = None
         if found is not None:
             path, text = found
             try:
                 view = PackageView(name, ((ctx.package.name, ctx.path, ctx.text),))
-                module, nctx = context_for(text, path, ctx.selection, view)
+                module, nctx = ctx.read_other(text, path, view)
             except (SyntaxError, ValueError, cst.ParserSyntaxError):
                 return None
             defs = {s.name.value: s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}

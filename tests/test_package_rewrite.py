@@ -86,6 +86,24 @@ def test_an_edit_of_the_helpers_module_reaches_the_cached_result_of_its_program(
     assert "task.py:34:17: TFM302" in result.output and "does not convert" in result.output
 
 
+def test_an_edit_of_a_helpers_module_in_another_top_level_package_reaches_the_cached_result(trainer):
+    """`trainer/task.py` trains what `helpers/model.py` builds: the cache key holds the whole root, not only
+    `trainer/` (before, the cached task.py stayed converted while model.py no longer converted with it)."""
+    helpers = trainer.parent / "helpers"
+    helpers.mkdir()
+    (helpers / "__init__.py").write_text("")
+    (trainer / "model.py").rename(helpers / "model.py")
+    task = trainer / "task.py"
+    task.write_text(task.read_text().replace("from trainer import model\n", "from helpers import model\n"))
+    assert "2 files would be rewritten" in invoke("check", str(trainer.parent)).output
+    model = helpers / "model.py"
+    model.write_text(model.read_text().replace("    output = tf.layers.dense(hidden, 1)\n",
+                                               "    output = tf.layers.dense(hidden, 1)\n"
+                                               "    tf.add_to_collection('outputs', output)\n"))
+    result = invoke("check", str(trainer.parent))
+    assert "0 files would be rewritten" in result.output and "task.py:34:17: TFM302" in result.output, result.output
+
+
 def test_the_process_pool_gives_the_same_package_rewrite(trainer):
     from tf2migrate.engine.runner import EARLY_POOL
 

@@ -228,20 +228,22 @@ def _special_files(folder: Path) -> list:
     return names
 
 
-@pytest.mark.parametrize("named", [False, True], ids=["walked", "named"])
-def test_fifos_devices_and_sockets_are_skipped_unopened(tmp_path, named):
-    """A FIFO named x.py hung `rewrite .` forever; a character device was read until MemoryError."""
+@pytest.mark.parametrize("command, named", [("rewrite", False), ("rewrite", True), ("check", False)],
+                         ids=["walked", "named", "check"])
+def test_fifos_devices_and_sockets_are_skipped_unopened(tmp_path, command, named):
+    """A FIFO named x.py hung `rewrite .`, `rewrite x.py` and `check .` forever; a character device was read
+    until MemoryError."""
     import subprocess
     import sys
 
     names = _special_files(tmp_path)
     (tmp_path / "good.py").write_bytes(TF1_LINE)
     paths = [str(tmp_path / n) for n in names + ["good.py"]] if named else [str(tmp_path)]
-    run = subprocess.run([sys.executable, "-m", "tf2migrate", "rewrite", "--no-cache", *paths],
+    run = subprocess.run([sys.executable, "-m", "tf2migrate", command, "--no-cache", *paths],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 123, run.stderr
     for name in names:
         lines = [line for line in run.stderr.splitlines() if line.startswith(str(tmp_path / name))]
         assert len(lines) == 1 and " TFM906 " in lines[0] and "not a regular file" in lines[0], run.stderr
     assert "Traceback" not in run.stderr
-    assert (tmp_path / "good.py").read_bytes() == NEW_LINE
+    assert (tmp_path / "good.py").read_bytes() == (NEW_LINE if command == "rewrite" else TF1_LINE)

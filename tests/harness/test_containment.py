@@ -1,8 +1,9 @@
 """Issue 19 points 1 and 9: every process of every verify run is kept off the network and inside the run.
 
 Isolation is not decided by spotting a call named `Server` any more: a program that starts a TF server in a
-way no scan sees (`Server.create_local_server()`, an alias of `tf.distribute.Server`) ran on the caller's
-network with gRPC on every interface, under `--cluster local`. The test runs verify inside a network
+way no scan sees (`Server.create_local_server()`, an alias of `tf.distribute.Server`, a tf.data service's
+`DispatchServer()`, `tf.profiler.experimental.server.start(6019)`) ran on the caller's network with gRPC on
+every interface, under `--cluster local`. The test runs verify inside a network
 namespace of its own, so every socket listening there is verify's: none may be. A process a program starts
 in a new session must not outlive verify; nor, after verify is SIGKILLed, its cluster, and its work
 directory is removed by the next run.
@@ -26,7 +27,6 @@ import numpy as np
 import tensorflow as tf
 
 {start}
-port = int(server.target.rsplit(":", 1)[1])
 subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", {marker!r}], start_new_session=True)
 open(os.path.join({probe!r}, "ready.%d" % port), "w").close()
 deadline = time.time() + 120   # until the test has looked for the server's port
@@ -39,9 +39,13 @@ model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 model.compile(tf.keras.optimizers.SGD(0.1), "mse")
 model.fit(X, Y, batch_size=8, epochs=1, shuffle=False, verbose=0)
 '''
-LOCAL_SERVER = "server = tf.compat.v1.train.Server.create_local_server()"
+PORT = '\nport = int(server.target.rsplit(":", 1)[1])'
+LOCAL_SERVER = "server = tf.compat.v1.train.Server.create_local_server()" + PORT
 ALIASED_SERVER = ('make = tf.distribute.Server\n'
-                  'server = make(tf.train.ClusterSpec({"local": ["localhost:0"]}), job_name="local", task_index=0)')
+                  'server = make(tf.train.ClusterSpec({"local": ["localhost:0"]}), job_name="local", task_index=0)'
+                  + PORT)
+DISPATCH_SERVER = "server = tf.data.experimental.service.DispatchServer()" + PORT  # a tf.data service
+PROFILER_SERVER = "port = 6019\ntf.profiler.experimental.server.start(port)"   # the profiler's gRPC server
 
 # Runs in a network namespace of its own: starts verify there, and for each server a program reports, looks
 # whether its port listens in this namespace (verify's own namespace would hide it). Prints what it saw.
@@ -102,11 +106,15 @@ print(json.dumps({"code": verify.returncode, "output": output, "checked": checke
 
 
 @pytest.mark.slow
-def test_servers_no_scan_sees_run_isolated_and_a_new_session_dies_with_verify(tmp_path):
+@pytest.mark.parametrize("servers", [(LOCAL_SERVER, ALIASED_SERVER), (DISPATCH_SERVER, PROFILER_SERVER)],
+                         ids=["local-and-aliased", "data-service-and-profiler"])
+def test_servers_no_scan_sees_run_isolated_and_a_new_session_dies_with_verify(tmp_path, servers):
+    """The four ways of issue 19 point 1: Server.create_local_server(), an alias of tf.distribute.Server, a
+    tf.data service's DispatchServer, the profiler's server; one on each side of a verify run."""
     probe, marker = tmp_path / "probe", f"tf2migrate-test-grandchild-{os.getpid()}"
     probe.mkdir()
     sides = []
-    for name, start in (("original.py", LOCAL_SERVER), ("migrated.py", ALIASED_SERVER)):
+    for name, start in zip(("original.py", "migrated.py"), servers):
         sides.append(tmp_path / name)
         sides[-1].write_text(PROGRAM.format(start=start, marker=marker, probe=str(probe)))
     watcher = subprocess.run([sys.executable, "-c", WATCHER, str(probe), marker, *map(str, sides),

@@ -51,3 +51,19 @@ def test_a_report_that_cannot_be_written_over_is_refused(seed_pair, tmp_path):
         assert out.exit_code == 2 and "not writable" in out.output, out.output
     finally:
         folder.chmod(0o700)
+
+
+@pytest.mark.slow
+def test_a_report_that_fails_after_the_run_is_one_line_and_exit_2(seed_pair, tmp_path, monkeypatch):
+    """A disk that fills during the run: the verdict is printed, then one line and the usage/I/O code 2, never
+    a traceback and DIVERGED's 1."""
+    from tf2migrate.harness import report
+
+    def full(*args, **kw):
+        raise OSError(28, "No space left on device", str(tmp_path / "x.json"))
+
+    monkeypatch.setattr(report, "write_json", full)
+    out = _invoke(seed_pair, "--json", str(tmp_path / "x.json"))
+    assert out.exit_code == 2, out.output
+    assert "verdict: EQUIVALENT" in out.output and "Traceback" not in out.output
+    assert f"tf2migrate verify: cannot write {tmp_path / 'x.json'}: No space left on device" in out.output

@@ -6,14 +6,13 @@ cheap pre-pass live around it in `process.py`.
 from __future__ import annotations
 
 import ast
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from tf2migrate.engine.context import Context, Selection
-from tf2migrate.engine import chains, deep, reduce as reduce_text, skip
+from tf2migrate.engine import chains, deep, line_breaks, reduce as reduce_text, skip
 from tf2migrate.engine.emit import NameEmitter
 from tf2migrate.engine.import_edit import PartialRetarget, Spliced, finish_imports
 from tf2migrate.engine.imports import ImportMap
@@ -54,7 +53,7 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
     if splice:
         spliced = active().splice(text, tree, path, selection, package)
         if spliced is not None:
-            return spliced
+            return _breaks_kept(text, spliced)
     reduced = _reduction(text, tree, path, selection, package) if reduce else None
     parsed = reduced.text if reduced is not None else text
     module = _FOR_RETRY.pop(parsed, None)
@@ -70,7 +69,7 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
             result = _rewrite(module, tree, text, path, selection, positions, frozenset(), package, reduced)
         except PartialRetarget as exc:  # a suppressed reference keeps the old import: use attribute form
             result = _rewrite(module, tree, text, path, selection, positions, frozenset(exc.locals), package, reduced)
-        return _last_break_kept(text, result)
+        return _breaks_kept(text, result)
     except RecursionError:
         if not deep.retrying():
             _FOR_RETRY.clear()
@@ -83,15 +82,9 @@ def rewrite_text(text: str, path: str = "<string>", selection: Selection = None,
         return rewrite_text(text, path, selection, tree, package, reduce=False, splice=False)
 
 
-_TRAILING_BREAKS = re.compile(r"[\r\n]*\Z")
-
-
-def _last_break_kept(text: str, result: RewriteResult) -> RewriteResult:
-    """LibCST drops a file's last lone \r when its other lines end in \n (`x = 1\ny = 2\r` comes back as
-    `x = 1\ny = 2`): put it back (found by bench/fuzz_inputs.py, random line endings)."""
-    breaks = _TRAILING_BREAKS.search(text).group()
-    if breaks.endswith("\r") and _TRAILING_BREAKS.search(result.code).group() == breaks[:-1]:
-        result.code += "\r"
+def _breaks_kept(text: str, result: RewriteResult) -> RewriteResult:
+    """The rewrite with the file's own line breaks (engine/line_breaks.py)."""
+    result.code = line_breaks.kept(text, result.code)
     return result
 
 

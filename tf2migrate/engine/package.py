@@ -159,8 +159,34 @@ def _modules(files: dict) -> dict:
     return modules
 
 
+def package_root(path: str, packages: dict) -> str:
+    """The folder that holds the top-level package of `path` (the folder a program is run from, where its
+    imports start); `packages`: `module_name`'s memo."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if folder not in packages:
+            packages[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
+        if not packages[folder] or os.path.dirname(folder) == folder:
+            return folder
+        folder = os.path.dirname(folder)
+
+
 def scan(files: dict) -> dict:
-    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others."""
+    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others.
+    Each root is its own program: two copies of a trainer package in one run (`a/trainer/`, `b/trainer/`)
+    have the same dotted names, and one must never read the other's modules (found by bench/fuzz_inputs.py:
+    a module of one copy was read in place of the other's, so the first run blocked and a second converted)."""
+    roots, packages = {}, {}
+    for path, text in files.items():
+        roots.setdefault(package_root(path, packages), {})[path] = text
+    views = {}
+    for same_root in roots.values():
+        views.update(_scan_root(same_root))
+    return views
+
+
+def _scan_root(files: dict) -> dict:
+    """`scan` of the files of one root: dotted names are unique there."""
     modules = _modules(files)
     deps = {name: set() for name in modules}
     for name, m in modules.items():

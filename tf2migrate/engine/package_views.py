@@ -3,11 +3,10 @@
 `engine/package.py` says which modules of a package a file's rewrite reads (a trainer's `task.py` reads the
 `model.py` that builds its Estimator). Finding that out parses the package's files; a warm run must not, so
 the cache key of a package file that mentions an Estimator holds the bytes of every such file of its
-top-level package instead (`Views.key`), and the views are scanned only once a file misses the cache.
+root (the folder of its top-level package) instead (`Views.key`), and the views are scanned only once a file
+misses the cache.
 """
 from __future__ import annotations
-
-import os
 
 from tf2migrate.engine.cache import digest
 from tf2migrate.engine.process import read
@@ -30,9 +29,9 @@ def package_views(candidates) -> tuple:
 
 class Views:
     """The package views, scanned (parsed) only once a file misses the cache. The cache key of a package file
-    that mentions an Estimator holds, instead of its view's neighbours, every such file of its top-level
-    package: a wider key (it changes with more edits) that needs no parsing, nor even decoding, so a warm
-    run stays a lookup."""
+    that mentions an Estimator holds, instead of its view's neighbours, every such file of its root (the
+    folder of its top-level package): a wider key (it changes with more edits) that needs no parsing, nor even
+    decoding, so a warm run stays a lookup."""
 
     def __init__(self, data: dict, packages: dict) -> None:
         self.data, self._texts, self._views, self._keys = data, None, None, {}
@@ -56,25 +55,18 @@ class Views:
         return self._texts
 
     def key(self, path: str) -> bytes:
+        """Every such file of the root that holds `path`'s top-level package, as `engine/package.scan` reads
+        them: a `trainer/task.py` may convert with a `helpers/model.py` beside its package (a key of
+        `trainer/` alone kept a converted task.py in the cache after helpers/model.py stopped converting)."""
         if path not in self.data:
             return b""
-        top = self._top(path)
-        if top not in self._keys:
-            same = sorted(p for p in self.data if self._top(p) == top)
-            self._keys[top] = digest(b"".join(p.encode() + b"\0" + self.data[p] + b"\0" for p in same)).encode()
-        return self._keys[top]
+        from tf2migrate.engine.package import package_root
 
-    def _top(self, path: str) -> str:
-        """The folder of the top-level package that holds `path`."""
-        folder = os.path.dirname(os.path.abspath(path))
-        while self._is_package(os.path.dirname(folder)):
-            folder = os.path.dirname(folder)
-        return folder
-
-    def _is_package(self, folder: str) -> bool:
-        if folder not in self.packages:
-            self.packages[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
-        return self.packages[folder]
+        root = package_root(path, self.packages)
+        if root not in self._keys:
+            same = sorted(p for p in self.data if package_root(p, self.packages) == root)
+            self._keys[root] = digest(b"".join(p.encode() + b"\0" + self.data[p] + b"\0" for p in same)).encode()
+        return self._keys[root]
 
     def get(self, path: str):
         if path not in self.data or path not in self.texts:

@@ -8,13 +8,16 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 
-from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
-from tf2migrate.harness import topology as topo_lib
-from tf2migrate.harness import legacy, recordings as recordings_lib, sensitivity, unparsable, workdirs
-from tf2migrate.harness.hints import divergence_hint
-from tf2migrate.harness.align import compare_variables, load_user_values, save_values
-from tf2migrate.harness.plan import build_side
-from tf2migrate.harness.runner import run_sides
+from tf2migrate.harness.compare import checks, compare, tolerance as tol_lib
+from tf2migrate.harness.running import netns, sides as sides_lib
+from tf2migrate.harness.running import topology as topo_lib
+from tf2migrate.harness.capture import legacy
+from tf2migrate.harness.running import recordings as recordings_lib, unparsable, workdirs
+from tf2migrate.harness.compare import sensitivity
+from tf2migrate.harness.compare.hints import divergence_hint
+from tf2migrate.harness.compare.align import compare_variables, load_user_values, save_values
+from tf2migrate.harness.running.plan import build_side
+from tf2migrate.harness.running.runner import run_sides
 
 EXIT_EQUIVALENT, EXIT_DIVERGED, EXIT_USAGE, EXIT_PROGRAM_FAILED = 0, 1, 2, 3
 

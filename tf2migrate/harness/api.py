@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from tf2migrate.harness.compare import checks, compare, tolerance as tol_lib
 from tf2migrate.harness.running import netns, sides as sides_lib
 from tf2migrate.harness.running import topology as topo_lib
-from tf2migrate.harness.capture import legacy
 from tf2migrate.harness.running import recordings as recordings_lib, unparsable, workdirs
 from tf2migrate.harness.compare import sensitivity
 from tf2migrate.harness.compare.hints import divergence_hint
 from tf2migrate.harness.compare.align import compare_variables, load_user_values, save_values
+from tf2migrate.harness.compare.vocabulary import AMBIGUOUS, API_NOTE
 from tf2migrate.harness.running.plan import build_side
 from tf2migrate.harness.running.runner import run_sides
 
@@ -278,10 +278,10 @@ def _judge(result):
                           f"applied, accepted as intended changes)")
     if tol_lib.cross_version(result.original, result.migrated):
         result.reason += f" (tolerance {result.tolerance})"
-    api_notes = [n for n in result.original.notes if n.startswith("original API")]
+    api_notes = [n for n in result.original.notes if n.startswith(API_NOTE)]
     if api_notes:  # which TF the baseline is: TF 1.x and TF2 mean other numbers for some of the same calls
         result.compared.insert(0, api_notes[0])
-    if any(n.startswith(legacy.AMBIGUOUS) for n in api_notes):
+    if any(n.startswith(AMBIGUOUS) for n in api_notes):
         result.reason += " (the original's TF version is ambiguous: it ran with TF2 behaviour; " \
                          "`--original-api v1` runs it as TF 1.x did)"
     result.first_diverged_step, result.details = v.first_diverged_step, v.details

@@ -13,30 +13,30 @@ as reported.
 """
 import inspect
 
-BATCH_MEAN = "loss averaged over batches"
+from tf2migrate.harness.capture.step_state import step, steps_per_execution
+from tf2migrate.harness.compare.vocabulary import BATCH_MEAN
+
 BATCH_KEY = "_tf2migrate_eval_batch_loss"
 
 
 def install(recorder, tf):
-    from tf2migrate.harness.capture.capture_keras import _steps_per_execution, _tls
-
     Model = tf.keras.Model
     original_make, original_evaluate = Model.make_test_function, Model.evaluate
     signature = inspect.signature(inspect.unwrap(original_evaluate))  # Keras' own: capture_state wraps it
 
     def make_test_function(self, force=False):
         if "test_step" not in self.__dict__ and self.distribute_strategy.num_replicas_in_sync == 1 \
-                and _steps_per_execution(self) == 1:  # else the logs hold only every k-th batch's loss
+                and steps_per_execution(self) == 1:  # else the logs hold only every k-th batch's loss
             inner = self.test_step
 
             def test_step(data):
-                _tls.in_test_step, _tls.loss = True, None
+                step.in_test_step, step.loss = True, None
                 try:
                     logs = inner(data)
                 finally:
-                    _tls.in_test_step = False
-                if _tls.loss is not None and isinstance(logs, dict):
-                    logs = {**logs, BATCH_KEY: tf.identity(_tls.loss)}
+                    step.in_test_step = False
+                if step.loss is not None and isinstance(logs, dict):
+                    logs = {**logs, BATCH_KEY: tf.identity(step.loss)}
                 return logs
 
             self.test_step = test_step

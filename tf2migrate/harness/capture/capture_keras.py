@@ -9,17 +9,17 @@ are already scaled by 1/replicas). Under PSS the logs are RemoteValues, fetched 
 import functools
 import importlib
 import inspect
-import threading
 
 from tf2migrate.harness.capture import init_laws
 from tf2migrate.harness.capture.capture_dtensor import DTensorLosses, is_dtensor_step
-from tf2migrate.harness.capture.capture_state import initializer_name, numpy_value, track_state
+from tf2migrate.harness.capture.capture_state import track_state
 from tf2migrate.harness.capture.own_values import own_value, shard_rows
 from tf2migrate.harness.compare.partitions import sharded_name
 from tf2migrate.harness.capture.recorder import StepCapReached, clean_name
+from tf2migrate.harness.capture.step_state import step, steps_per_execution
+from tf2migrate.harness.capture.values import constant_initializer, initializer_name, numpy_value
 
 LOSS_KEY = "_tf2migrate_step_loss"
-_tls = threading.local()
 
 
 def install(recorder, aligner, keras):
@@ -38,26 +38,6 @@ def install(recorder, aligner, keras):
     _wrap_loss_tracker(tf.keras.metrics.Mean, tf)
     _wrap_fit(tf.keras.Model, recorder, tf)
     _wrap_tape(recorder, tf)
-
-
-def _constant_initializer(value, tf):
-    """An initializer giving the original's step-0 value. Keras' DTensor layers pass a `layout`:
-    the value is then placed on the mesh replicated and laid out as asked (seed 003)."""
-
-    def initializer(shape=None, dtype=None, layout=None, shard_info=None, **kw):
-        part = value
-        if shard_info is not None:  # one shard of a variable partitioned by ParameterServerStrategy
-            start = shard_info.offset[0]
-            part = value[start:start + shard_info.shape[0]]
-        constant = tf.constant(part, dtype=dtype or value.dtype)
-        if layout is None:
-            return constant
-        from tensorflow.experimental import dtensor
-
-        replicated = dtensor.Layout.replicated(layout.mesh, rank=len(value.shape))
-        return dtensor.relayout(dtensor.copy_to_mesh(constant, replicated), layout)
-
-    return initializer
 
 
 def _wrap_add_weight(Layer, recorder, aligner, tf):
@@ -79,7 +59,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         value = aligner.take(wanted, shape) if aligner else None
         user_initializer = a.get("initializer")
         if value is not None:
-            a["initializer"] = _constant_initializer(value, tf)
+            a["initializer"] = constant_initializer(value, tf)
         var = original(*bound.args, **bound.kwargs)
         name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
         recorder.add_variable(name, shape)
@@ -121,7 +101,7 @@ def _wrap_shim_variables(recorder, aligner, tf, keras_root):
         if trainable and shape is not None and aligner:
             value = aligner.take(name, tuple(tf.TensorShape(shape).as_list()))
         if value is not None:
-            initializer = _constant_initializer(value, tf)
+            initializer = constant_initializer(value, tf)
         var = original(self, name, shape, dtype, initializer, *args, **kwargs)
         if trainable and var.trainable:
             cleaned = clean_name(var.name)
@@ -142,9 +122,9 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
     @functools.wraps(original_compute_loss)  # Keras 3 inspects its signature for `training`
     def compute_loss(self, *args, **kwargs):
         loss = original_compute_loss(self, *args, **kwargs)
-        stepping = getattr(_tls, "in_train_step", False) or getattr(_tls, "in_test_step", False)  # capture_eval.py
-        if stepping and getattr(_tls, "loss", None) is None:
-            _tls.loss = loss
+        stepping = getattr(step, "in_train_step", False) or getattr(step, "in_test_step", False)  # capture_eval.py
+        if stepping and getattr(step, "loss", None) is None:
+            step.loss = loss
         return loss
 
     def make_train_function(self, force=False):
@@ -153,7 +133,7 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
             # compile(steps_per_execution=k) runs k train steps per call and returns the last one's logs:
             # each step's loss is then handed over by a py_function (local, single-replica programs only;
             # elsewhere only every k-th step is recorded, and the comparison says so)
-            many = _steps_per_execution(self) > 1 and self.distribute_strategy.num_replicas_in_sync == 1 \
+            many = steps_per_execution(self) > 1 and self.distribute_strategy.num_replicas_in_sync == 1 \
                 and getattr(self, "_cluster_coordinator", None) is None
             self._tf2migrate_step_losses = []
 
@@ -162,19 +142,19 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
                 return value
 
             def train_step(data):
-                _tls.in_train_step, _tls.loss, _tls.reported = True, None, None
-                _tls.steps_traced = getattr(_tls, "steps_traced", 0) + 1  # see steps_traced()
+                step.in_train_step, step.loss, step.reported = True, None, None
+                step.steps_traced = getattr(step, "steps_traced", 0) + 1  # see steps_traced()
                 try:
                     logs = inner(data)
                 finally:
-                    _tls.in_train_step = False
-                if _tls.reported is not None:  # the model's own `loss_tracker` (_wrap_loss_tracker)
+                    step.in_train_step = False
+                if step.reported is not None:  # the model's own `loss_tracker` (_wrap_loss_tracker)
                     ctx = tf.distribute.get_replica_context()
                     in_sync = ctx.num_replicas_in_sync if ctx is not None else 1
-                    _tls.loss = _tls.reported / in_sync if in_sync > 1 else _tls.reported  # as the scaled target
-                if _tls.loss is not None and isinstance(logs, dict):
+                    step.loss = step.reported / in_sync if in_sync > 1 else step.reported  # as the scaled target
+                if step.loss is not None and isinstance(logs, dict):
                     logs = dict(logs)
-                    loss = tf.py_function(keep, [_tls.loss], _tls.loss.dtype) if many else _tls.loss
+                    loss = tf.py_function(keep, [step.loss], step.loss.dtype) if many else step.loss
                     ctx = tf.distribute.get_replica_context()
                     replicas = ctx.num_replicas_in_sync if ctx is not None and averages_replicas else 1
                     logs[LOSS_KEY] = tf.identity(loss) * replicas if replicas > 1 else tf.identity(loss)
@@ -195,28 +175,12 @@ def _wrap_loss_tracker(Mean, tf):
     original = Mean.update_state
 
     def update_state(self, values, sample_weight=None, *args, **kwargs):
-        if getattr(_tls, "in_train_step", False) and getattr(_tls, "reported", None) is None \
+        if getattr(step, "in_train_step", False) and getattr(step, "reported", None) is None \
                 and sample_weight is None and not args and not kwargs and self.name == "loss" and _is_scalar(values):
-            _tls.reported = values
+            step.reported = values
         return original(self, values, sample_weight, *args, **kwargs)
 
     Mean.update_state = update_state
-
-
-def steps_traced() -> int:
-    """How many train steps this thread has traced: with steps_per_execution > 1 Keras traces the step twice
-    in one function (the first step, then the loop over the others), and the first step is the one to census."""
-    return getattr(_tls, "steps_traced", 0)
-
-
-def _steps_per_execution(model) -> int:
-    variable = getattr(model, "_steps_per_execution", None)
-    if variable is None:   # Keras 3: a plain int
-        return int(getattr(model, "steps_per_execution", 1) or 1)
-    try:
-        return int(variable.numpy()) if variable is not None else 1
-    except Exception:  # noqa: BLE001 - not readable eagerly (remote): count it as one step per call
-        return 1
 
 
 def _wrap_fit(Model, recorder, tf):
@@ -276,9 +240,9 @@ def _wrap_tape(recorder, tf):
         _flush_initial_values(recorder)
 
     def gradient(self, target, sources, *args, **kwargs):
-        if getattr(_tls, "in_train_step", False):
-            if getattr(_tls, "loss", None) is None and _is_scalar(target):
-                _tls.loss = target
+        if getattr(step, "in_train_step", False):
+            if getattr(step, "loss", None) is None and _is_scalar(target):
+                step.loss = target
             return original(self, target, sources, *args, **kwargs)
         if _is_scalar(target) and is_dtensor_step(sources):
             nonlocal dtensor_losses

@@ -8,8 +8,9 @@ form, or the whole path when two layers share a name). The step loss is taken as
 """
 import functools
 
-from tf2migrate.harness.capture import capture_keras, capture_state, init_laws, own_values
+from tf2migrate.harness.capture import capture_state, init_laws, own_values
 from tf2migrate.harness.capture.recorder import clean_name
+from tf2migrate.harness.capture.values import constant_initializer, initializer_name, numpy_value
 
 
 def install(recorder, aligner, tf):
@@ -36,7 +37,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         own = None
         if value is not None:
             own = own_values.own_value({"dtype": kwargs.get("dtype"), "initializer": user_initializer}, shape, tf)
-            initializer = capture_keras._constant_initializer(value, tf)
+            initializer = constant_initializer(value, tf)
             if len(args) > 1:   # Keras 2 call style add_weight(shape, initializer, dtype)
                 args = args[:1] + (initializer,) + args[2:]
             else:
@@ -44,7 +45,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
         var = original(self, *args, **kwargs)
         name = _unique(wanted, var, [v["name"] for v in recorder.variables])
         recorder.add_variable(name, shape)
-        recorder.initializers.setdefault(name, capture_state.initializer_name(user_initializer))
+        recorder.initializers.setdefault(name, initializer_name(user_initializer))
         floating = "float" in str(kwargs.get("dtype") or getattr(var, "dtype", "float32"))
         init_laws.record(recorder, name, user_initializer, shape, floating)
         if value is not None:
@@ -54,7 +55,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
             return var
         with tf.init_scope():
             try:
-                step0 = capture_state.numpy_value(var)
+                step0 = numpy_value(var)
             except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
                 recorder.notes.append(f"could not read the step-0 value of {name}")
                 return var

@@ -12,6 +12,7 @@ import weakref
 
 from tf2migrate.harness.capture import capture_eval, metric_kinds
 from tf2migrate.harness.capture.recorder import clean_name
+from tf2migrate.harness.capture.values import initializer_name, numpy_value
 
 _state_by_graph = weakref.WeakKeyDictionary()
 
@@ -50,38 +51,6 @@ def _wrap_v1_layers(recorder, tf, keras_root):
         return var
 
     base_layer_v1.Layer.add_weight = add_weight
-
-
-def initializer_name(initializer):
-    """In Keras' string spelling: 'glorot_uniform' for the default and for GlorotUniform() (TF1's
-    glorot_uniform_initializer too), 'random_normal(mean=0.0, stddev=1.0)' and so on."""
-    import re
-
-    if initializer is None:
-        return "glorot_uniform"
-    if isinstance(initializer, str):
-        return initializer
-    cls = type(initializer).__name__
-    if cls in ("function", "partial"):
-        return getattr(initializer, "__name__", cls)
-    name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls).lower().replace("_initializer", "").replace("_v2", "")
-    if name in ("glorot_uniform", "glorot_normal", "he_normal", "he_uniform", "lecun_normal", "lecun_uniform",
-                "zeros", "ones"):
-        return name
-    try:
-        config = initializer.get_config()
-    except Exception:  # noqa: BLE001 - an initializer without a config
-        config = {}
-    shown = ", ".join(f"{k}={v!r}" for k, v in config.items() if k != "seed" and v is not None)
-    return f"{name}({shown})" if shown else name
-
-
-def numpy_value(value):
-    import numpy as np
-
-    if type(value).__name__ == "ShardedVariable":
-        return np.concatenate([v.numpy() for v in value.variables], axis=0)
-    return value.numpy()
 
 
 def track_state(layer, var, recorder, tf, name=None):

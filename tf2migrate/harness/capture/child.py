@@ -89,10 +89,9 @@ def _run_program(spec):
 def _prepare(spec, recorder):
     from tf2migrate.harness.capture import (capture_estimator, capture_eval, capture_keras, capture_session,
                                             capture_state, cluster, determinism, init_laws, legacy,
-                                            metric_kinds, versions)
-    from tf2migrate.harness.compare import plain_state
+                                            metric_kinds, program_state, versions)
 
-    from tf2migrate.harness.running.program import read_sources
+    from tf2migrate.harness.capture.sources import read_sources
 
     texts = [text for _, text in read_sources(spec.get("sources") or [spec["script"]])]  # the script, or the package
     if any(versions.honour_legacy_switch(text) for text in texts):
@@ -118,9 +117,9 @@ def _prepare(spec, recorder):
     capture_keras.install(recorder, aligner, keras)
     capture_state.install(recorder, keras)
     metric_kinds.install(recorder)
-    plain_state.install(recorder, tf)
+    program_state.install(recorder, tf)
     if spec.get("nudge_gradients"):   # the drift twin (sensitivity.py): after the tape capture, which it wraps
-        from tf2migrate.harness.compare.sensitivity import nudge_gradients
+        from tf2migrate.harness.capture.nudge import nudge_gradients
 
         nudge_gradients(tf)
     init_laws.install(recorder)

@@ -16,9 +16,11 @@ import os
 import random
 import sys
 
+from tf2migrate.harness.capture.libraries import library_dirs
+from tf2migrate.harness.compare.vocabulary import shuffle_op
+
 # The op seed of every `shuffle` that gives none (any fixed value works: it only has to be the same twice).
 SHUFFLE_OP_SEED = 0x5EED
-_LIBRARIES = ("tensorflow", "keras", "tf_keras", "tensorflow_estimator", "tf2migrate.harness")
 
 
 def apply(seed, recorder, share_masks=True):
@@ -46,13 +48,6 @@ def _from_user_code():
         frame = frame.f_back
     filename = os.path.abspath(frame.f_code.co_filename) if frame else ""
     return not filename.startswith(library_dirs())
-
-
-def library_dirs():
-    """The folders of TF, Keras and the harness: code there is not the program's own."""
-    modules = [sys.modules.get(name) for name in _LIBRARIES]
-    return tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep
-                 for m in modules if getattr(m, "__file__", None))
 
 
 def _record(recorder, text, *ops):
@@ -148,11 +143,6 @@ def _value(value):
         except Exception:  # noqa: BLE001 - a symbolic tensor
             return "<tensor>"
     return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
-
-
-def shuffle_op(buffer, seed, reshuffle):
-    """A shuffle by what decides its order: `reshuffle_each_iteration=None` is TF's default, True."""
-    return {"op": "shuffle", "buffer": buffer, "seed": seed, "reshuffle": True if reshuffle is None else reshuffle}
 
 
 def _seed_every_graph(seed):

@@ -14,6 +14,8 @@ order) are what is compared.
 import threading
 import weakref
 
+from tf2migrate.harness.capture.step_state import steps_traced
+
 
 def install(seed, recorder, share_masks):
     from tensorflow.python.ops import nn_ops
@@ -98,8 +100,6 @@ def _record(recorder, x, rate, noise_shape):
     """The dropouts of the first training step (later steps repeat them), as the first trace (or eager
     step) on the first thread that builds any sees them: Keras may trace a step several times, and
     MirroredStrategy traces each replica in its own thread."""
-    from tf2migrate.harness.capture.capture_keras import steps_traced
-
     if recorder.losses or steps_traced() > 1:  # later steps (steps_per_execution traces the step twice) repeat it
         return
     where = (threading.get_ident(), _trace())

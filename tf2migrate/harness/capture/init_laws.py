@@ -17,8 +17,8 @@ TRUNCATED_STD = 0.87962566103423978   # std of a standard normal truncated at +-
 def record(recorder, name, initializer, shape, floating=True, shards=None, partition_full_shape=None):
     """Remember the law of a trainable variable's initializer (`initializer` None: TF's and Keras' default,
     glorot_uniform for floats, zeros otherwise). Never fails the run: an unreadable one is left unknown."""
-    from tf2migrate.harness.capture.capture_state import initializer_name
     from tf2migrate.harness.capture.recorder import clean_name
+    from tf2migrate.harness.capture.values import initializer_name
 
     name = clean_name(name)
     if name in recorder.init_laws:

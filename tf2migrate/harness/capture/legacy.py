@@ -10,6 +10,8 @@ import ast
 import sys
 import types
 
+from tf2migrate.harness.compare.vocabulary import AMBIGUOUS, API_NOTE
+
 _TF2_ONLY_OK = {"contrib"}  # names that exist in neither, but that legacy mode provides
 
 
@@ -83,17 +85,14 @@ def choose_api(texts):
         verdicts.append(decide(tree, ImportMap.from_ast(tree)))
     tf1 = [v for v in verdicts if v.version is TFVersion.TF1]
     if tf1:
-        return "v1", f"original API: TF 1.x (auto: the program reads as TF1 code, it {tf1[0].reason})"
+        return "v1", f"{API_NOTE}: TF 1.x (auto: the program reads as TF1 code, it {tf1[0].reason})"
     if _needs_legacy_any(texts):
-        return "v1", "original API: TF 1.x (auto: it uses names only tf.compat.v1 has)"
+        return "v1", f"{API_NOTE}: TF 1.x (auto: it uses names only tf.compat.v1 has)"
     tf2 = [v for v in verdicts if v.version is TFVersion.TF2]
     if tf2:
-        return "v2", f"original API: TF2 (auto: the program reads as TF2 code, it {tf2[0].reason})"
+        return "v2", f"{API_NOTE}: TF2 (auto: the program reads as TF2 code, it {tf2[0].reason})"
     return "v2", (f"{AMBIGUOUS}TF2 behaviour (auto: neither TF1-only names nor a TF2 marker, so it may be TF 1.x or "
                   "TF2 code); `--original-api v1` runs it as TF 1.x did")
-
-
-AMBIGUOUS = "original API ambiguous, ran with "
 
 
 def _needs_legacy_any(texts):

@@ -9,7 +9,9 @@ canned Estimator adds by itself (the migration need not keep those). Child side:
 """
 import sys
 
-LOSS = "loss"
+from tf2migrate.harness.capture.libraries import library_dirs
+from tf2migrate.harness.compare.vocabulary import LOSS
+
 KINDS = {  # Keras class or compiled function -> the TF1 metric function computing the same number
     "Accuracy": "accuracy", "SparseCategoricalAccuracy": "accuracy", "BinaryAccuracy": "accuracy",
     "CategoricalAccuracy": "accuracy", "sparse_categorical_accuracy": "accuracy", "binary_accuracy": "accuracy",
@@ -50,8 +52,6 @@ def install(recorder):
     except ImportError:  # TF 2.16+: no Estimator
         return
     import tensorflow as tf
-
-    from tf2migrate.harness.capture.determinism import library_dirs
 
     olds = {n: getattr(metrics_impl, n) for n in dir(tf.compat.v1.metrics)
             if not n.startswith("_") and callable(getattr(metrics_impl, n, None))}

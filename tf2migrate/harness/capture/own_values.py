@@ -1,6 +1,6 @@
 """What a weight's own initializer gives when alignment overwrites it: compared with the original's own value
 (`inits.py`), so it must be drawn as the program would have drawn it, a sharded variable shard by shard."""
-from tf2migrate.harness.capture.capture_state import numpy_value
+from tf2migrate.harness.capture.values import numpy_value
 
 
 def own_value(arguments, shape, tf, shards=None):

@@ -13,6 +13,9 @@ writes that pipeline gets the same order). The queue shuffles a program builds i
 import os
 import sys
 
+from tf2migrate.harness.capture.libraries import library_dirs
+from tf2migrate.harness.compare.vocabulary import UNCONTROLLED, shuffle_op
+
 # (module, function, shuffle argument position or None when it always shuffles, its default)
 QUEUE_SHUFFLES = (
     ("tensorflow.python.training.input", "shuffle_batch", None, True),
@@ -22,7 +25,6 @@ QUEUE_SHUFFLES = (
     ("tensorflow.python.training.input", "range_input_producer", 2, True),
     ("tensorflow.python.training.input", "input_producer", 4, True),
 )
-UNCONTROLLED = "uncontrolled: "
 
 
 def install(recorder, record):
@@ -64,8 +66,6 @@ def _seeded(original, name, data_of, recorder, record):
         import tensorflow as tf
 
         def input_fn():
-            from tf2migrate.harness.capture.determinism import shuffle_op
-
             record(recorder, f"shuffle({queue_capacity}) [{name}(shuffle=True) as tf.data, seeded] -> "
                              f"repeat({num_epochs}) -> batch({batch_size})",
                    shuffle_op(queue_capacity, None, None), {"op": "repeat", "count": num_epochs},
@@ -108,8 +108,6 @@ def _named(original, name, position, default, recorder, record):
 
 
 def _caller_is_program():
-    from tf2migrate.harness.capture.determinism import library_dirs
-
     frame = sys._getframe(2)
     filename = os.path.abspath(frame.f_code.co_filename) if frame else ""
     return not filename.startswith(library_dirs())

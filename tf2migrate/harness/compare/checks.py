@@ -5,12 +5,11 @@ alignment), their dropouts, their input pipelines, the non-trainable state train
 evaluate results. Each `check_*` returns (scope, causes): one line for the verdict's "compared" list, and
 the differences that make the pair DIVERGED.
 """
-from tf2migrate.harness.capture.queue_inputs import UNCONTROLLED
 from tf2migrate.harness.compare import compare, plain_state, sensitivity
 from tf2migrate.harness.compare.align import load_values
-from tf2migrate.harness.capture.capture_eval import BATCH_MEAN
 from tf2migrate.harness.compare.compare import rel_diff
 from tf2migrate.harness.compare.eval_match import match, show_pair
+from tf2migrate.harness.compare.vocabulary import BATCH_MEAN, UNCONTROLLED
 
 
 def check_initial(original, migrated):

@@ -11,8 +11,7 @@ metric, a canned Estimator's automatic ones) is listed as not compared, as a nam
 """
 from dataclasses import dataclass, field
 
-from tf2migrate.harness.capture.capture_eval import BATCH_MEAN
-from tf2migrate.harness.capture.metric_kinds import LOSS
+from tf2migrate.harness.compare.vocabulary import BATCH_MEAN, LOSS
 
 
 @dataclass

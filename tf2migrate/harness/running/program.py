@@ -47,18 +47,6 @@ def package_files(root):
     return [os.path.abspath(c.path) for c in gather([root]) if not c.symlink]
 
 
-def read_sources(files):
-    """(path, text) of each readable file; a file that cannot be read is left to fail when it is imported."""
-    out = []
-    for path in files:
-        try:
-            with open(path, encoding="utf-8") as f:
-                out.append((path, f.read()))
-        except (OSError, UnicodeDecodeError):
-            continue
-    return out
-
-
 def facts_of(sources):
     """`topology.SourceFacts` of several files, united. In module mode a file that does not parse (a
     Python 2 leftover next to the package) is skipped; the program itself fails visibly if it imports it."""

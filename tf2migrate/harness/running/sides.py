@@ -10,7 +10,8 @@ import os
 from dataclasses import dataclass, field
 
 from tf2migrate.harness.running import codemod_sides, codemod_tree
-from tf2migrate.harness.running.program import Program, check_module, facts_of, parse_env, read_sources
+from tf2migrate.harness.capture.sources import read_sources
+from tf2migrate.harness.running.program import Program, check_module, facts_of, parse_env
 
 
 @dataclass

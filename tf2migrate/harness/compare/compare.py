@@ -6,16 +6,30 @@ failure. Statistical mode is for asynchronous training, where step order changes
 original is run several times and the migrated run must fall inside that spread (final loss and loss
 decrease), widened by half the spread and by the tolerances.
 """
+import enum
 import math
 from dataclasses import dataclass, field
 
-EQUIVALENT, DIVERGED, INCOMPARABLE = "EQUIVALENT", "DIVERGED", "INCOMPARABLE"
+
+class Verdict(str, enum.Enum):
+    """What a pair is: the value is the word the CLI prints and `--json` writes; the exit code follows from it
+    (`report/result.py`). A str, so it compares, formats and serialises as that word."""
+    EQUIVALENT = "EQUIVALENT"
+    DIVERGED = "DIVERGED"
+    INCOMPARABLE = "INCOMPARABLE"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+EQUIVALENT, DIVERGED, INCOMPARABLE = Verdict.EQUIVALENT, Verdict.DIVERGED, Verdict.INCOMPARABLE
 EXACT_ATOL_STEPS = 10
 
 
 @dataclass
-class Verdict:
-    verdict: str
+class LossVerdict:
+    """The verdict of the losses alone, with where and how far they part."""
+    verdict: Verdict
     reason: str
     first_diverged_step: int = None   # 1-based
     max_abs_diff: float = 0.0
@@ -32,24 +46,24 @@ def rel_diff(a: float, b: float) -> float:
 def exact(original, migrated, rtol=1e-5, atol=1e-5):
     if not original or not migrated:
         side = "original" if not original else "migrated"
-        return Verdict(INCOMPARABLE, f"no training step was seen in the {side} program")
+        return LossVerdict(INCOMPARABLE, f"no training step was seen in the {side} program")
     max_abs = max_rel = 0.0
     for i, (a, b) in enumerate(zip(original, migrated), start=1):
         for side, v in (("original", a), ("migrated", b)):
             if not math.isfinite(v):
-                return Verdict(DIVERGED, f"step {i}: the {side} loss is {v}", i, math.inf, math.inf)
+                return LossVerdict(DIVERGED, f"step {i}: the {side} loss is {v}", i, math.inf, math.inf)
         d, rel = abs(a - b), rel_diff(a, b)
         max_abs, max_rel = max(max_abs, d), max(max_rel, rel)
         ok = d <= atol if i <= EXACT_ATOL_STEPS else d <= rtol * abs(a)
         if not ok:
             bound = f"atol {atol:g}" if i <= EXACT_ATOL_STEPS else f"rtol {rtol:g}"
-            return Verdict(DIVERGED, f"first differs at step {i}: original {a!r}, migrated {b!r} "
+            return LossVerdict(DIVERGED, f"first differs at step {i}: original {a!r}, migrated {b!r} "
                                      f"(abs diff {d:.3g}, rel diff {rel:.3g}, beyond {bound})", i, max_abs, max_rel)
     if len(original) != len(migrated):
         n = min(len(original), len(migrated)) + 1
-        return Verdict(DIVERGED, f"step counts differ: the original trained {len(original)} steps, the migrated "
+        return LossVerdict(DIVERGED, f"step counts differ: the original trained {len(original)} steps, the migrated "
                                  f"{len(migrated)} (all common steps agree)", n, max_abs, max_rel)
-    return Verdict(EQUIVALENT, f"all {len(original)} steps agree (first {EXACT_ATOL_STEPS} within atol {atol:g}, "
+    return LossVerdict(EQUIVALENT, f"all {len(original)} steps agree (first {EXACT_ATOL_STEPS} within atol {atol:g}, "
                                f"then rtol {rtol:g}); max abs diff {max_abs:.3g}, max rel diff {max_rel:.3g}",
                    None, max_abs, max_rel)
 
@@ -63,11 +77,11 @@ def summary(losses):
 
 def statistical(original_runs, migrated, rtol=1e-5, atol=1e-5):
     if not migrated or not all(original_runs):
-        return Verdict(INCOMPARABLE, "no training step was seen in " + ("the migrated program" if not migrated
+        return LossVerdict(INCOMPARABLE, "no training step was seen in " + ("the migrated program" if not migrated
                                                                         else "a run of the original"))
     bad = [v for run in original_runs + [migrated] for v in run if not math.isfinite(v)]
     if bad:
-        return Verdict(DIVERGED, f"a loss is {bad[0]}")
+        return LossVerdict(DIVERGED, f"a loss is {bad[0]}")
     stats = [summary(r) for r in original_runs]
     mine = summary(migrated)
     details, failures = {}, []
@@ -88,6 +102,6 @@ def statistical(original_runs, migrated, rtol=1e-5, atol=1e-5):
             failures.append(f"{key.replace('_', ' ')} {mine[key]:.6g} outside the original's band "
                             f"[{lo - margin:.6g}, {hi + margin:.6g}] over {len(values)} runs")
     if failures:
-        return Verdict(DIVERGED, "; ".join(failures), details=details)
-    return Verdict(EQUIVALENT, f"final loss and loss decrease inside the spread of {len(original_runs)} original "
+        return LossVerdict(DIVERGED, "; ".join(failures), details=details)
+    return LossVerdict(EQUIVALENT, f"final loss and loss decrease inside the spread of {len(original_runs)} original "
                                f"runs", details=details)

@@ -16,7 +16,7 @@ the strict comparison failed late.
 """
 import math
 
-from tf2migrate.harness.compare.compare import DIVERGED, EQUIVALENT, EXACT_ATOL_STEPS, Verdict, rel_diff
+from tf2migrate.harness.compare.compare import DIVERGED, EQUIVALENT, EXACT_ATOL_STEPS, LossVerdict, rel_diff
 
 NUDGE = 2.0 ** -13   # 1,024 float32 ulps: the early distance of a correct TF1 -> Keras migration (Adam)
 NUDGE_SEED = 0x0ddba11
@@ -58,7 +58,7 @@ def judge(original, twin, migrated, rtol, atol, strict):
         max_abs, max_rel = max(max_abs, d), max(max_rel, rel_diff(a, b))
         bound = max(atol if i <= EXACT_ATOL_STEPS else rtol * abs(a), FACTOR * spread)
         if d > bound:
-            return Verdict(DIVERGED, f"first differs at step {i} beyond the original's own float drift: original "
+            return LossVerdict(DIVERGED, f"first differs at step {i} beyond the original's own float drift: original "
                                      f"{a!r}, migrated {b!r} (abs diff {d:.3g}, rel diff {rel_diff(a, b):.3g}; "
                                      f"{describe(widest, original)}: at most {bound:.3g} here)",
                            i, max_abs, max_rel)
@@ -67,7 +67,7 @@ def judge(original, twin, migrated, rtol, atol, strict):
     if widest[1] and widest[0] > 0.1 * abs(original[widest[1] - 1]):
         chaotic = (f"; from step {widest[1]} rounding alone moves this program's loss by over 10 %: "
                    f"those steps prove little, fewer steps prove more")
-    return Verdict(EQUIVALENT, f"all {len(original)} steps agree within the original's own float drift "
+    return LossVerdict(EQUIVALENT, f"all {len(original)} steps agree within the original's own float drift "
                                f"({describe(widest, original)}; the migrated program used at most "
                                f"{closest[0]:.0%} of it, at step {closest[1]}; the strict tolerance alone failed at "
                                f"step {strict.first_diverged_step}){chaotic}; max abs diff {max_abs:.3g}, max rel "

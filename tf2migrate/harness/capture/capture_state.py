@@ -86,7 +86,7 @@ def read_final(recorder, session, variables, run=None):
         recorder.notes.append(f"could not read the non-trainable state at the end: {type(exc).__name__}")
         return
     for var, value in zip(variables, values):
-        recorder.final_state[clean_name(var.name)] = value
+        recorder.state_arrays[clean_name(var.name)] = value
 
 
 def _metrics(result, names=None):

@@ -1,5 +1,5 @@
 """Child side of `compare/plain_state.py`: the program's own `tf.Variable`s outside Keras layers and the results
-of the Keras metrics it makes itself, read when the program ends (`recorder.plain_state`, `metric_results`)."""
+of the Keras metrics it makes itself, read when the program ends (`recorder.plain_arrays`, `metric_results`)."""
 import os
 import sys
 
@@ -37,7 +37,7 @@ def install(recorder, tf):
         for i, var in enumerate(made):
             name = clean_name(getattr(var, "name", "Variable"))
             try:
-                recorder.plain_state[f"{i}:{name}"] = numpy_value(var)
+                recorder.plain_arrays[f"{i}:{name}"] = numpy_value(var)
             except Exception:  # noqa: BLE001 - e.g. on a server that has gone: the comparison counts it missing
                 recorder.notes.append(f"could not read the final value of the program's variable {name}")
         for metric in metrics if tf.executing_eagerly() else []:

@@ -8,6 +8,8 @@ import os
 import threading
 import time
 
+from tf2migrate.harness.compare.observations import Observed
+
 
 class StepCapReached(BaseException):
     """Raised to end a training loop that has no clean stop hook once `--steps` is reached.
@@ -21,38 +23,25 @@ class CannotRunAsCluster(BaseException):
     alone, which starts no servers): said at once, instead of tasks that wait for each other until the timeout."""
 
 
-class Recorder:
-    """Per-step losses, the trainable variables and alignment notes of one run."""
+class Recorder(Observed):
+    """The observation of one run as the capture hooks fill it, with the child's own working state."""
+
+    __eq__, __hash__ = object.__eq__, object.__hash__   # one run's live recorder, not a value
 
     def __init__(self, spec):
+        super().__init__(api=None, error=None)
         self.spec = spec
         self.max_steps = spec.get("max_steps")
-        self.losses = []            # one float per training step, in the order seen
-        self.variables = []         # [{"name", "shape"}] in creation order
         self.initial_values = {}    # name -> numpy array (only the original side dumps them)
-        self.aligned = []           # names of migrated variables that got the original's value
-        self.capture_kinds = set()  # "estimator", "session", "keras", "tape"
-        self.notes = []
-        self.api = None
-        self.versions = {}          # python, tensorflow, keras of this interpreter
-        self.times = []             # wall time of each step, to merge the tasks of a TF1 cluster
-        self.ports = []
+        self.capture_kinds = set()  # "estimator", "session", "keras", "tape": `capture` when written
         self.lock = threading.Lock()
         self._init_dumped = False
         self.finalizers = []        # run before the results are written (e.g. reading DTensor buffers)
-        self.dropouts = []          # [{"rate", "input", "noise_shape"}] of the first training step
         self.dropout_thread = None
-        self.pipeline = []          # the program's own shuffle/batch/repeat calls before its first step
-        self.pipeline_ops = []      # the same calls by structure: {"op": "shuffle", "buffer", "seed", ...}
-        self.own_initial = {}       # name -> the program's own step-0 value (before any alignment)
-        self.initializers = {}      # name -> the initializer's name, where known
-        self.init_laws = {}         # name -> what its initializer draws from (init_laws.spec), where known
         self.state_vars = {}        # name -> non-trainable layer variable (TF2), read when the run ends
-        self.final_state = {}       # name -> value of non-trainable layer state after training
-        self.eval_results = []      # one {metric: value} per evaluate call of the program
-        self.plain_state = {}       # "i:name" -> final value of a tf.Variable the program made itself (plain_state.py)
-        self.metric_results = {}    # name -> {"kind", "value"}: result() of a metric the program made itself
-        self.metric_kinds = {}      # metric name -> {"kind": what it computes, "own": asked for by the program}
+        self.own_arrays = {}        # name -> the program's own step-0 value (before any alignment): `own_initial`
+        self.state_arrays = {}      # name -> non-trainable layer state after training: `final_state`
+        self.plain_arrays = {}      # "i:name" -> final value of a tf.Variable the program made (program_state.py)
 
     # ---- steps -------------------------------------------------------------------------------
     def add_loss(self, value, kind):
@@ -91,8 +80,8 @@ class Recorder:
         import numpy as np
 
         name = clean_name(name)
-        if name not in self.own_initial:
-            self.own_initial[name] = np.asarray(value)
+        if name not in self.own_arrays:
+            self.own_arrays[name] = np.asarray(value)
 
     # ---- results -----------------------------------------------------------------------------
     def write(self, status, error=None):
@@ -101,30 +90,11 @@ class Recorder:
                 finalize()
             except Exception as exc:  # noqa: BLE001 - the run's own status matters more
                 self.notes.append(f"could not read captured values at exit: {exc}")
-        out = {
-            "status": status,
-            "error": error,
-            "losses": self.losses,
-            "times": self.times,
-            "api": self.api,
-            "versions": self.versions,
-            "variables": self.variables,
-            "aligned": self.aligned,
-            "capture": sorted(self.capture_kinds),
-            "notes": self.notes,
-            "ports": self.ports,
-            "dropouts": self.dropouts,
-            "pipeline": self.pipeline,
-            "pipeline_ops": self.pipeline_ops,
-            "initializers": self.initializers,
-            "init_laws": self.init_laws,
-            "eval_results": self.eval_results,
-            "metric_kinds": self.metric_kinds,
-            "metric_results": self.metric_results,
-            "own_initial": self._save("own_init", self.own_initial),
-            "final_state": self._save("state", self.final_state),
-            "plain_state": self._save("plain", self.plain_state),
-        }
+        self.status, self.error, self.capture = status, error, sorted(self.capture_kinds)
+        self.own_initial = self._save("own_init", self.own_arrays)
+        self.final_state = self._save("state", self.state_arrays)
+        self.plain_state = self._save("plain", self.plain_arrays)
+        out = self.to_json()
         tmp = self.spec["results"] + ".tmp"
         with open(tmp, "w") as f:
             json.dump(out, f)
@@ -133,9 +103,9 @@ class Recorder:
     def _read_state(self):
         """TF2 programs: the non-trainable layer state as training left it (TF1 reads it in its session)."""
         for name, var in self.state_vars.items():
-            if name not in self.final_state:
+            if name not in self.state_arrays:
                 try:
-                    self.final_state[name] = var.numpy()
+                    self.state_arrays[name] = var.numpy()
                 except Exception:  # noqa: BLE001 - e.g. a variable on a server that has gone
                     self.notes.append(f"could not read the final value of {name}")
 

@@ -5,8 +5,8 @@ A custom loop may keep state no layer owns: an exponential moving average of the
 drives itself (`test_loss = tf.keras.metrics.Mean()`, `update_state`, `result()`), which no `evaluate` call
 reports. A mistake there leaves the losses alone (issue 18: an EMA with `decay` and `1 - decay` swapped was
 EQUIVALENT). Child side (`capture/program_state.py`): a variable made eagerly by the program's own code (not
-by TF, Keras or an optimizer) is kept and its value read when the program ends; so is the result of every metric the program
-makes itself. Parent side (`check_variables`, `check_metrics`): the variables are paired by creation order and
+by TF, Keras or an optimizer) is kept and its value read when the program ends; so is the result of every metric
+the program makes itself. Parent side (`check_variables`, `check_metrics`): the variables are paired by creation order and
 shape and compared after training; a count or shape that differs is a difference too. Metric results are
 compared where both sides have a metric of that name. TF1 graphs (legacy mode) are not tracked: there the
 check says it did not compare.

@@ -10,6 +10,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from tf2migrate.harness.compare.observations import Observed
 from tf2migrate.harness.running import processes
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # tf2migrate/
@@ -26,33 +27,13 @@ class Task:
 
 
 @dataclass
-class SideResult:
-    label: str
-    status: str               # ok | failed | timeout | unsupported (the interpreter cannot run it) |
-    #                           incomparable (the program cannot run as the cluster: recorder.CannotRunAsCluster)
-    losses: list
-    variables: list
-    aligned: list
-    notes: list
-    api: str
-    capture: list
-    seconds: float
-    error: str = ""
+class SideResult(Observed):
+    """One side's run as the parent saw it: what its child observed (a TF1 cluster's trainers merged), and
+    what only the parent knows."""
+    label: str = ""
+    seconds: float = 0.0
     stderr_tail: str = ""
-    ports: list = field(default_factory=list)
     pids: list = field(default_factory=list)
-    dropouts: list = field(default_factory=list)       # the dropouts of the first training step
-    pipeline: list = field(default_factory=list)       # the program's own shuffle/batch/repeat calls
-    pipeline_ops: list = field(default_factory=list)   # the same by structure (determinism.shuffle_op, ...)
-    initializers: dict = field(default_factory=dict)   # variable name -> initializer name, where known
-    init_laws: dict = field(default_factory=dict)      # variable name -> its initializer's law (init_laws.py)
-    eval_results: list = field(default_factory=list)   # one {metric: value} per evaluate call
-    metric_kinds: dict = field(default_factory=dict)   # metric name -> what it computes (metric_kinds.py)
-    metric_results: dict = field(default_factory=dict)   # the program's own metrics at the end (plain_state.py)
-    plain_state: str = ""     # .npz of its own tf.Variables outside Keras layers after training
-    own_initial: str = ""     # .npz of the program's own step-0 values
-    final_state: str = ""     # .npz of its non-trainable layer state after training
-    versions: dict = field(default_factory=dict)   # python, tensorflow, keras the side ran with
     python: str = ""
 
 
@@ -132,7 +113,6 @@ class Side:
     def _collect(self, status, failed_task):
         trainers = [t for t in self.tasks if t.trainer]
         outs = self._outputs()
-        main = outs[0] or {}
         # A TF1 cluster trains on every trainer task: the steps of all of them, in the order they ran.
         merged = outs if self.merge_trainers else outs[:1]
         steps = sorted((tm, loss) for o in merged if o for tm, loss in zip(o.get("times", []), o.get("losses", [])))
@@ -140,21 +120,18 @@ class Side:
         if cap:  # asynchronous trainers overshoot a global-step cap by up to one step each
             steps = steps[:cap]
         tail_task = failed_task or trainers[0]
-        error = (main.get("error") or "") if failed_task is None else _error_of(failed_task, outs[trainers.index(failed_task)])
-        return SideResult(
-            label=self.label, status=status, losses=[loss for _, loss in steps],
-            variables=main.get("variables", []), aligned=main.get("aligned", []),
-            notes=main.get("notes", []), api=main.get("api") or "", capture=main.get("capture", []),
-            versions=main.get("versions") or next((o["versions"] for o in outs if o and o.get("versions")), {}),
-            python=self.python or sys.executable,
-            seconds=time.time() - self.started, error=error, stderr_tail=tail(tail_task.log),
-            ports=sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports())),
-            pids=[t.proc.pid for t in self.tasks], dropouts=main.get("dropouts", []),
-            pipeline=main.get("pipeline", []), pipeline_ops=main.get("pipeline_ops", []), initializers=main.get("initializers", {}),
-            init_laws=main.get("init_laws", {}),
-            eval_results=main.get("eval_results", []), metric_kinds=main.get("metric_kinds", {}),
-            metric_results=main.get("metric_results", {}), plain_state=main.get("plain_state") or "", own_initial=main.get("own_initial") or "",
-            final_state=main.get("final_state") or "")
+        error = ((outs[0] or {}).get("error") or "") if failed_task is None else \
+            _error_of(failed_task, outs[trainers.index(failed_task)])
+        main = Observed.from_json(outs[0] or {})
+        observed = {**main.to_json(), "api": main.api or "", "error": error, "own_initial": main.own_initial or "",
+                    "final_state": main.final_state or "", "plain_state": main.plain_state or ""}
+        return SideResult(**{
+            **observed, "label": self.label, "status": status,
+            "losses": [loss for _, loss in steps], "times": [tm for tm, _ in steps],
+            "versions": main.versions or next((o["versions"] for o in outs if o and o.get("versions")), {}),
+            "python": self.python or sys.executable, "seconds": time.time() - self.started,
+            "stderr_tail": tail(tail_task.log), "pids": [t.proc.pid for t in self.tasks],
+            "ports": sorted({p for o in outs if o for p in o.get("ports", [])} | set(self.ports()))})
 
     def ports(self):
         return [p for t in self.tasks for p in t.spec.get("ports", [])]

@@ -2,7 +2,7 @@
 (`original.py`, `migrated.py`), or two package roots (`original/`, `migrated/`, run with `verify -m`).
 
 A package pair's migrated tree is the rewrite of its original tree as `verify DIR -m MODULE` makes it
-(`harness/codemod_tree.py`: the same file walk and runner as `tf2migrate rewrite DIR`)."""
+(`harness/running/codemod_tree.py`: the same file walk and runner as `tf2migrate rewrite DIR`)."""
 from __future__ import annotations
 
 import shutil
@@ -30,7 +30,7 @@ def rewrite_pair(folder: Path, selection) -> tuple:
 
 
 def rewrite_tree(root: Path, selection) -> tuple:
-    from tf2migrate.harness.codemod_tree import rewrite_tree as rewrite
+    from tf2migrate.harness.running.codemod_tree import rewrite_tree as rewrite
 
     work = Path(tempfile.mkdtemp(prefix="tf2migrate-pair-"))
     try:

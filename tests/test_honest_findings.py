@@ -95,7 +95,7 @@ def test_an_ambiguous_file_is_told_not_guessed(tmp_path):
 
 def test_verify_tells_the_codemod_what_the_original_api_is():
     """`verify --original-api v1` runs the original as TF1: the codemod must take it for TF1 code too."""
-    from tf2migrate.harness import codemod_sides
+    from tf2migrate.harness.running import codemod_sides
 
     for source, expected in (("tf1", "tf.compat.v1.estimator.DNNClassifier("), ("auto", "tf.estimator.DNNClassifier(")):
         path, code, _ = codemod_sides.rewrite_all("model.py", CANNED_NESTED, source)
@@ -108,7 +108,7 @@ def test_verify_tells_the_codemod_what_the_original_api_is():
 def test_an_accepted_fix_is_applied_for_the_api_the_original_is_run_as(tmp_path):
     """`verify --accept-fix CODE --original-api v1`: the reference copy is rewritten as TF1 code too (it was
     rewritten as `auto`, so a fix that only applies to TF1 code was never accepted)."""
-    from tf2migrate.harness import codemod_sides
+    from tf2migrate.harness.running import codemod_sides
 
     text = "import tensorflow as tf\n\ny = tf.nn.dropout(x, 0.5)\n"  # keep_prob in TF1, rate in TF2: ambiguous
     for source, applied, line in (("tf1", ["TFM651"], "rate=1 - (0.5)"), ("auto", [], "dropout(x, 0.5)")):

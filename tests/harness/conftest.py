@@ -21,7 +21,7 @@ def seed_pair():
 
 @pytest.fixture(scope="session")
 def recordings(tmp_path_factory):
-    """Where the session keeps each original's recording (harness/recordings.py): a pair's entries and all its
+    """Where the session keeps each original's recording (harness/running/recordings.py): a pair's entries and all its
     mutants run their original once. TF2MIGRATE_TEST_RECORDINGS=0 runs every original every time."""
     if os.environ.get("TF2MIGRATE_TEST_RECORDINGS") == "0":
         return None

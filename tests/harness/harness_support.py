@@ -46,7 +46,7 @@ def listening_ports():
 
 
 def assert_nothing_left(pids=(), ports=()):
-    from tf2migrate.harness import processes
+    from tf2migrate.harness.running import processes
 
     assert processes.live_pids() == []
     alive = [p for p in pids if psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from harness_support import ROOT
 from tf2migrate.cli.verify_cmd import verify as verify_command
-from tf2migrate.harness import codemod_sides
+from tf2migrate.harness.running import codemod_sides
 
 SEED004 = os.path.join(ROOT, "fixtures", "programs", "seed004_seq2seq")
 

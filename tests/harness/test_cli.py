@@ -72,7 +72,7 @@ def test_a_program_with_a_syntax_error_is_one_line_and_exit_3(seed_pair, tmp_pat
 
 
 def test_a_file_only_libcst_refuses_is_one_line_too(tmp_path):
-    from tf2migrate.harness import codemod_sides, unparsable
+    from tf2migrate.harness.running import codemod_sides, unparsable
 
     with pytest.raises(unparsable.UnparsableProgram, match=r"^.*odd\.py:\d+:\d+: the codemod cannot parse it"):
         codemod_sides.rewrite_all(str(tmp_path / "odd.py"), "x = (\n")

@@ -19,7 +19,8 @@ import psutil
 import pytest
 
 from harness_support import ROOT, SEED_DIR
-from tf2migrate.harness import api, netns, workdirs
+from tf2migrate.harness import api
+from tf2migrate.harness.running import netns, workdirs
 
 PROGRAM = '''
 import os, subprocess, sys, time
@@ -51,14 +52,14 @@ PROFILER_SERVER = "port = 6019\ntf.profiler.experimental.server.start(port)"   #
 # whether its port listens in this namespace (verify's own namespace would hide it). Prints what it saw.
 WATCHER = '''
 import json, os, subprocess, sys, time
-from tf2migrate.harness import netns
+from tf2migrate.harness.running import netns
 
 probe, marker, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
-lib = netns._libc()
+lib = netns.load_libc()
 if os.geteuid() == 0:
-    netns._check(lib.unshare(netns.CLONE_NEWNET), "unshare")
+    netns.check_errno(lib.unshare(netns.CLONE_NEWNET), "unshare")
 else:
-    netns._check(lib.unshare(netns.CLONE_NEWUSER | netns.CLONE_NEWNET), "unshare")
+    netns.check_errno(lib.unshare(netns.CLONE_NEWUSER | netns.CLONE_NEWNET), "unshare")
     for name, text in (("setgroups", "deny"), ("uid_map", "%d %d 1" % (os.geteuid(), os.geteuid())),
                        ("gid_map", "%d %d 1" % (os.getegid(), os.getegid()))):
         with open("/proc/self/" + name, "w") as f:

@@ -7,7 +7,8 @@ import pytest
 
 from harness_support import SEED_INIT, SEED_LOSSES, tf221_python
 from harness_programs import seed_migrated_variant
-from tf2migrate.harness import tolerance, versions
+from tf2migrate.harness.compare import tolerance
+from tf2migrate.harness.capture import versions
 
 
 @pytest.mark.slow

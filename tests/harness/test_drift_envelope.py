@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tf2migrate.harness import compare, sensitivity
-from tf2migrate.harness.align import save_values
-from tf2migrate.harness.checks import check_pipeline
-from tf2migrate.harness.determinism import shuffle_op
+from tf2migrate.harness.compare import compare, sensitivity
+from tf2migrate.harness.compare.align import save_values
+from tf2migrate.harness.compare.checks import check_pipeline
+from tf2migrate.harness.compare.vocabulary import shuffle_op
 
 STEPS = 40
 ORIGINAL = [1.0 / (1 + 0.1 * i) for i in range(STEPS)]

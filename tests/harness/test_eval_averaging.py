@@ -1,4 +1,4 @@
-"""The evaluation loss as an Estimator averages it (harness/capture_eval.py): the mean of the batch losses,
+"""The evaluation loss as an Estimator averages it (harness/capture/capture_eval.py): the mean of the batch losses,
 where Keras weights each batch by its size. A migrated program whose model evaluates every batch as before
 is compared on that mean and the report says how the reported numbers differ; a model that evaluates
 differently is still DIVERGED."""

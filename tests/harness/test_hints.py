@@ -1,5 +1,5 @@
 """The words a DIVERGED verdict adds when the shape of the divergence names its cause."""
-from tf2migrate.harness.hints import divergence_hint, replicas_of
+from tf2migrate.harness.compare.hints import divergence_hint, replicas_of
 
 
 def test_replica_count_of_a_cluster():

@@ -3,7 +3,8 @@ law_tests.py), so initializer families of equal variance are told apart at any s
 are stand-ins with the attributes TF1, Keras 2 and Keras 3 initializers all keep."""
 import numpy as np
 
-from tf2migrate.harness import init_laws, inits, law_tests
+from tf2migrate.harness.capture import init_laws
+from tf2migrate.harness.compare import inits, law_tests
 
 
 class VarianceScaling:

@@ -41,7 +41,7 @@ def test_legacy_aliases_point_at_the_successors():
 
     from harness_support import PYTHON
 
-    code = ("from tf2migrate.harness import legacy; tf = legacy.enable(); import tensorflow as t; "
+    code = ("from tf2migrate.harness.capture import legacy; tf = legacy.enable(); import tensorflow as t; "
             "assert t is tf and t.contrib.distribute.MirroredStrategy is tf.distribute.MirroredStrategy; "
             "from tensorflow.python.distribute import distribute_lib as d; "
             "assert d.StrategyV1.experimental_run_v2 is d.StrategyV1.run; "
@@ -50,7 +50,7 @@ def test_legacy_aliases_point_at_the_successors():
             "assert tf.contrib.data.AUTOTUNE == tf.data.experimental.AUTOTUNE")
     subprocess.run([PYTHON, "-c", code], check=True, capture_output=True)
     # TF 2.0-2.3 originals stay eager and get the same successors
-    eager = ("from tf2migrate.harness import legacy; legacy.add_aliases(); import tensorflow as tf; "
+    eager = ("from tf2migrate.harness.capture import legacy; legacy.add_aliases(); import tensorflow as tf; "
              "s = tf.distribute.MirroredStrategy(['/cpu:0']); assert tf.executing_eagerly(); "
              "v = s.experimental_run_v2(lambda: tf.constant(2.0)); "
              "assert float(s.reduce(tf.distribute.ReduceOp.SUM, v)) == 2.0")

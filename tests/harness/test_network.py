@@ -17,7 +17,9 @@ import pytest
 
 from harness_support import ROOT, SEED_DIR, listening_ports
 from harness_programs import keras_mlp, tf1_mlp, write
-from tf2migrate.harness import api, netns, report
+from tf2migrate.harness import api
+from tf2migrate.harness.running import netns
+from tf2migrate.harness.report import report
 
 WAIT_FOR_PROBE = '''
 # added by test_network: stay up (servers and all) until the test has probed the cluster
@@ -173,7 +175,8 @@ def test_the_probe_reaches_a_cluster_run_with_allow_network(outside, verify, tmp
 def test_a_namespace_has_only_loopback_and_is_shared_by_every_process_entering_it():
     namespace = netns.open_namespace()
     try:
-        code = ("import socket, sys\nfrom tf2migrate.harness import netns\nnetns.enter(int(sys.argv[1]))\n"
+        code = ("import socket, sys\nfrom tf2migrate.harness.capture import join_namespace\n"
+                "join_namespace.enter(int(sys.argv[1]))\n"
                 "print(sorted(n for _, n in socket.if_nameindex()))\n"
                 "s = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\nprint(s.getsockname()[1], flush=True)\n"
                 "sys.stdin.read()\n")
@@ -183,7 +186,8 @@ def test_a_namespace_has_only_loopback_and_is_shared_by_every_process_entering_i
         try:
             assert server.stdout.readline().strip() == "['lo']"
             port = int(server.stdout.readline())
-            reach = (f"import socket, sys\nfrom tf2migrate.harness import netns\nnetns.enter(int(sys.argv[1]))\n"
+            reach = (f"import socket, sys\nfrom tf2migrate.harness.capture import join_namespace\n"
+                     f"join_namespace.enter(int(sys.argv[1]))\n"
                      f"socket.create_connection(('127.0.0.1', {port}), timeout=5).close()\n")
             assert subprocess.run([sys.executable, "-c", reach, str(namespace.pid)], env=env).returncode == 0
             assert not _reachable(socket.AF_INET, ("127.0.0.1", 0), port) or port in listening_ports()

@@ -27,7 +27,7 @@ tf.estimator.LinearClassifier(feature_columns=cols).train(input_fn=input_fn, ste
     ("import tensorflow as tf\nx = tf.constant(1)\n", "v2", "neither TF1-only names nor a TF2 marker"),
 ])
 def test_auto_follows_the_rewrites_reading(source, api, says):
-    from tf2migrate.harness import legacy
+    from tf2migrate.harness.capture import legacy
 
     chosen, note = legacy.choose_api([source])
     assert chosen == api and says in note

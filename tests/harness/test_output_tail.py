@@ -2,7 +2,7 @@
 for the report (1 GiB of stdout gave a 2.19 GB peak: the whole log was read to show its last lines)."""
 import tracemalloc
 
-from tf2migrate.harness.runner import tail
+from tf2migrate.harness.running.runner import tail
 
 
 def test_the_tail_of_a_huge_log_is_read_in_bounded_memory(tmp_path):

@@ -1,8 +1,8 @@
 """TF1 slices (partitions, canned-model column weights) compared and aligned as the TF2 whole."""
 import numpy as np
 
-from tf2migrate.harness.align import compare_variables
-from tf2migrate.harness.partitions import merge_shapes, merge_values, sharded_name
+from tf2migrate.harness.compare.align import compare_variables
+from tf2migrate.harness.compare.partitions import merge_shapes, merge_values, sharded_name
 
 
 def test_partitions_merge_in_index_order():

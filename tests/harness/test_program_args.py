@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from harness_support import ROOT
 from tf2migrate.cli.verify_cmd import verify as verify_command
-from tf2migrate.harness.program import facts_of, package_files, read_sources
+from tf2migrate.harness.capture.sources import read_sources
+from tf2migrate.harness.running.program import facts_of, package_files
 
 PAIR = os.path.join(ROOT, "fixtures", "programs", "custom_loop_package")
 ORIGINAL, MIGRATED = os.path.join(PAIR, "original"), os.path.join(PAIR, "migrated")

@@ -6,9 +6,10 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from tf2migrate.harness import checks, inits, report
+from tf2migrate.harness.compare import checks, inits
+from tf2migrate.harness.report import report
 from tf2migrate.harness.api import VerifyResult
-from tf2migrate.harness.runner import SideResult
+from tf2migrate.harness.running.runner import SideResult
 
 
 def glorot(rng, shape):
@@ -119,8 +120,8 @@ def test_eval_metrics_are_matched_by_what_they_compute():
 
 
 def test_program_variables_outside_keras_layers_are_compared_by_order_and_shape(tmp_path):
-    from tf2migrate.harness import plain_state
-    from tf2migrate.harness.align import save_values
+    from tf2migrate.harness.compare import plain_state
+    from tf2migrate.harness.compare.align import save_values
 
     def saved(name, values):
         path = str(tmp_path / f"{name}.npz")
@@ -146,7 +147,7 @@ def test_program_variables_outside_keras_layers_are_compared_by_order_and_shape(
 
 
 def test_results_of_the_programs_own_metrics_are_compared_where_both_have_them():
-    from tf2migrate.harness import plain_state
+    from tf2migrate.harness.compare import plain_state
 
     mean = {"kind": "mean", "value": 0.2382}
     o = side(metric_results={"test_loss": mean, "only_here": mean})

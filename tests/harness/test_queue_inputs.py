@@ -55,7 +55,7 @@ def test_a_queue_shuffle_of_the_program_is_named_uncontrolled(verify, tmp_path):
 
 
 def test_a_divergence_with_uncontrolled_input_order_says_so():
-    from tf2migrate.harness.checks import check_pipeline
+    from tf2migrate.harness.compare.checks import check_pipeline
 
     side = SimpleNamespace(pipeline=["uncontrolled: shuffle_batch", "batch(4, drop_remainder=False)"])
     scope, hint = check_pipeline(side, SimpleNamespace(pipeline=[]))

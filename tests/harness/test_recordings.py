@@ -44,9 +44,9 @@ def test_every_array_file_of_a_recording_is_kept_with_it(tmp_path, field):
     import os
     import shutil
 
-    from tf2migrate.harness import recordings
-    from tf2migrate.harness.align import save_values
-    from tf2migrate.harness.runner import SideResult
+    from tf2migrate.harness.running import recordings
+    from tf2migrate.harness.compare.align import save_values
+    from tf2migrate.harness.running.runner import SideResult
 
     run = tmp_path / "run"
     run.mkdir()

@@ -116,7 +116,7 @@ def test_a_port_taken_before_its_server_starts_runs_the_pair_again(verify, tmp_p
     processes share a network namespace of their own, so the only other processes there are the run's: here
     the first pick gives both workers the same port, one of them cannot start its server, and the pair runs
     again on new ports."""
-    from tf2migrate.harness import plan
+    from tf2migrate.harness.running import plan
 
     real, calls = plan._ports, []
 

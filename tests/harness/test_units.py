@@ -6,8 +6,9 @@ import subprocess
 import pytest
 
 from harness_support import PYTHON
-from tf2migrate.harness import compare, topology
-from tf2migrate.harness.align import compare_variables
+from tf2migrate.harness.compare import compare
+from tf2migrate.harness.running import topology
+from tf2migrate.harness.compare.align import compare_variables
 
 
 def test_exact_uses_atol_for_ten_steps_then_rtol():

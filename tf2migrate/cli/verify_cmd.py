@@ -97,7 +97,9 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
     Without MIGRATED, ORIGINAL is first rewritten with the codemod into a temporary file (with -m, the
     package into a temporary copy). Arguments after `--` are passed to both programs.
     """
-    from tf2migrate.harness import api, report, unparsable
+    from tf2migrate.harness import api
+    from tf2migrate.harness.report import report
+    from tf2migrate.harness.running import unparsable
 
     args = click.get_current_context().meta.get("program_args", ())
     reports = {"--json": json_path, "--junit": junit_path, "--plot": plot_path}
@@ -130,7 +132,7 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
         if junit_path:
             report.write_junit([result], junit_path)
         if plot_path:
-            from tf2migrate.harness.plot import write_plot
+            from tf2migrate.harness.report.plot import write_plot
 
             write_plot(result, plot_path)
     except OSError as e:   # an I/O failure is exit 2; 0/1/3 stay the verdicts'

@@ -6,17 +6,19 @@ it creates its first variable), so a verify costs little more than the slower of
 import os
 import shutil
 import sys
-from dataclasses import dataclass, field
 
-from tf2migrate.harness import checks, compare, netns, sides as sides_lib, tolerance as tol_lib
-from tf2migrate.harness import topology as topo_lib
-from tf2migrate.harness import legacy, recordings as recordings_lib, sensitivity, unparsable, workdirs
-from tf2migrate.harness.hints import divergence_hint
-from tf2migrate.harness.align import compare_variables, load_user_values, save_values
-from tf2migrate.harness.plan import build_side
-from tf2migrate.harness.runner import run_sides
+from tf2migrate.harness.compare import compare, sensitivity, tolerance as tol_lib
+from tf2migrate.harness.compare.align import load_user_values, save_values
+from tf2migrate.harness.report.judge import judge
+from tf2migrate.harness.report.result import (EXIT_DIVERGED, EXIT_EQUIVALENT, EXIT_PROGRAM_FAILED, EXIT_USAGE,
+                                              VerifyResult)
+from tf2migrate.harness.running import netns, recordings as recordings_lib, sides as sides_lib
+from tf2migrate.harness.running import topology as topo_lib, unparsable, workdirs
+from tf2migrate.harness.running.plan import build_side
+from tf2migrate.harness.running.runner import run_sides
 
-EXIT_EQUIVALENT, EXIT_DIVERGED, EXIT_USAGE, EXIT_PROGRAM_FAILED = 0, 1, 2, 3
+__all__ = ["verify", "VerifyResult", "VerifyUsageError", "NetworkIsolationError", "EXIT_EQUIVALENT", "EXIT_DIVERGED",
+           "EXIT_USAGE", "EXIT_PROGRAM_FAILED"]
 
 
 class VerifyUsageError(ValueError):
@@ -25,54 +27,6 @@ class VerifyUsageError(ValueError):
 
 class NetworkIsolationError(VerifyUsageError):
     """The cluster cannot be kept off the network here and the user did not allow it on (exit 2)."""
-
-
-@dataclass
-class VerifyResult:
-    verdict: str
-    reason: str
-    original_path: str
-    migrated_path: str
-    cluster: str
-    mode: str
-    rtol: float
-    atol: float
-    original: object = None          # runner.SideResult of the original (repeat 0)
-    migrated: object = None
-    original_runs: list = field(default_factory=list)   # statistical mode: every original repeat
-    twin: object = None           # the original again, slightly off: its own float drift (sensitivity.py)
-    first_diverged_step: int = None
-    max_abs_diff: float = 0.0
-    max_rel_diff: float = 0.0
-    alignment: str = ""
-    failed_side: str = ""
-    rewrite_diagnostics: list = field(default_factory=list)
-    accepted_fixes: list = field(default_factory=list)   # codes applied to the original to make the reference
-    reference_path: str = ""
-    retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
-    network: str = ""             # how the run was kept off the network, or --allow-network (netns.py)
-    tolerance: str = ""           # which rtol/atol were used, and why (cross-version runs are wider)
-    module: str = None            # `-m MODULE`: both sides are package roots running this module
-    original_args: list = field(default_factory=list)   # each side's sys.argv[1:]
-    migrated_args: list = field(default_factory=list)
-    cwd: str = None               # the programs' working directory (None: verify's own)
-    env_keys: dict = field(default_factory=dict)   # side -> names of the variables set with --env (not values)
-    details: dict = field(default_factory=dict)
-    compared: list = field(default_factory=list)   # what the verdict rests on, one line per kind of check
-
-    @property
-    def equivalent(self):
-        return self.verdict == compare.EQUIVALENT
-
-    @property
-    def exit_code(self):
-        if self.failed_side:
-            return EXIT_PROGRAM_FAILED
-        return EXIT_EQUIVALENT if self.equivalent else EXIT_DIVERGED
-
-    @property
-    def ports(self):
-        return sorted({p for s in [self.migrated] + self.original_runs if s for p in s.ports})
 
 
 _SOURCES = {"v1": "tf1", "v2": "tf2", "auto": "auto"}  # --original-api -> what the codemod takes it for
@@ -138,7 +92,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
             topology = topo_lib.auto_topology(facts_o, facts_m)
         if mode == "auto":
             mode = "exact" if topology.deterministic else "statistical"
-        result = VerifyResult("", "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
+        result = VerifyResult(None, "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
                               rtol, atol, rewrite_diagnostics=sides.diagnostics, accepted_fixes=sides.accepted,
                               reference_path=os.path.abspath(reference.path) if accept_fixes else "",
                               tolerance=tolerance, module=module, original_args=list(reference.args),
@@ -197,7 +151,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                                init_override=override, python=pythons["original"], **dict(common, seed=seed + r))
                     for r in range(1, repeats)]
             result.original_runs += run_sides(more)
-        return _judge(result)
+        return judge(result)
     finally:
         if namespace:
             namespace.close()
@@ -218,72 +172,6 @@ def _isolate(topology, allow_network):
             f"start would listen on every interface, unauthenticated, for the whole run; pass --allow-network "
             f"(allow_network=True) to run it anyway") from e
     return namespace, namespace.describe()
-
-
-def _judge(result):
-    result.rtol, result.atol, result.tolerance = tol_lib.choose(result.rtol, result.atol, result.tolerance,
-                                                                result.original, result.migrated)
-    for label, side in [("original", r) for r in result.original_runs] + [("migrated", result.migrated)]:
-        if side.status == "unsupported":
-            result.verdict, result.failed_side = compare.INCOMPARABLE, label
-            result.reason = f"the {label} side cannot run under {side.python}: {side.error.split(': ', 1)[-1]}"
-            return result
-        if side.status == "incomparable":
-            result.verdict, result.failed_side = compare.INCOMPARABLE, label
-            result.reason = f"the {label} program cannot run as the {result.cluster} cluster: {side.error}"
-            return result
-        if side.status != "ok":
-            why = "timed out" if side.status == "timeout" else f"failed: {side.error}"
-            result.verdict, result.failed_side = compare.INCOMPARABLE, label
-            result.reason = f"the {label} program {why}"
-            return result
-    for label, side in (("original", result.original), ("migrated", result.migrated)):
-        if not side.losses:
-            result.verdict = compare.INCOMPARABLE
-            result.reason = f"no training step was seen in the {label} program"
-            return result
-    ok, message = compare_variables(result.original.variables, result.migrated.variables)
-    if result.original.variables or result.migrated.variables:
-        result.alignment = (f"{len(result.migrated.aligned)} of {len(result.migrated.variables)} migrated variables "
-                            f"started from the original's step-0 values; {message}")
-    if not ok:
-        result.verdict, result.reason = compare.INCOMPARABLE, message
-        return result
-    if result.mode == "exact":
-        v = compare.exact(result.original.losses, result.migrated.losses, result.rtol, result.atol)
-        twin = result.twin
-        if twin is not None and twin.status == "ok" and len(twin.losses) == len(result.original.losses):
-            v = sensitivity.judge(result.original.losses, twin.losses, result.migrated.losses, result.rtol,
-                                  result.atol, v)
-    else:
-        v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
-                                result.rtol, result.atol)
-    before, after, hints = checks.compare_the_rest(result)
-    result.verdict, result.reason = v.verdict, v.reason
-    if v.verdict == compare.DIVERGED and result.mode == "exact":
-        hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
-        result.reason = f"{v.reason}; {hint}" if hint else v.reason
-    if v.verdict == compare.DIVERGED and before:   # what differs before training explains the losses
-        result.reason = f"{result.reason}; " + "; ".join(before)
-    elif v.verdict != compare.DIVERGED and before + after:
-        result.verdict = compare.DIVERGED
-        result.reason = "; ".join(before + after) + f" (the losses agree: {v.reason})"
-    if result.verdict == compare.DIVERGED and hints:
-        result.reason += "; " + "; ".join(hints)
-    if result.accepted_fixes:
-        result.reason += (f" (against the original with the fixes of {', '.join(result.accepted_fixes)} "
-                          f"applied, accepted as intended changes)")
-    if tol_lib.cross_version(result.original, result.migrated):
-        result.reason += f" (tolerance {result.tolerance})"
-    api_notes = [n for n in result.original.notes if n.startswith("original API")]
-    if api_notes:  # which TF the baseline is: TF 1.x and TF2 mean other numbers for some of the same calls
-        result.compared.insert(0, api_notes[0])
-    if any(n.startswith(legacy.AMBIGUOUS) for n in api_notes):
-        result.reason += " (the original's TF version is ambiguous: it ran with TF2 behaviour; " \
-                         "`--original-api v1` runs it as TF 1.x did)"
-    result.first_diverged_step, result.details = v.first_diverged_step, v.details
-    result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
-    return result
 
 
 _PORT_TAKEN = ("Could not start gRPC server", "Address already in use", "Failed to add port")

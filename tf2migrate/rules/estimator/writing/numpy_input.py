@@ -5,7 +5,7 @@ Both fed a queue from a thread (TF 2.16 has neither, and a queue does not run ea
 batches of `batch_size`, the last one partial: `from_tensor_slices(data).repeat(num_epochs).batch(batch_size)`
 gives the same batches. `shuffle=True` drew from a `RandomShuffleQueue` of `queue_capacity` examples, whose
 order no seed fixes: it becomes `.shuffle(queue_capacity)` before the repeat, which is how `verify` runs the
-original too (harness/queue_inputs.py), so the two sides are compared on the same order.
+original too (harness/capture/queue_inputs.py), so the two sides are compared on the same order.
 
 Converted only where the program's runs call the input function by the name it was assigned to (a
 `def` takes the assignment's place) and the arguments are literals where they decide the pipeline's shape;

@@ -13,7 +13,7 @@ import libcst as cst
 from tf2migrate.rules.estimator.idiomatic.model_fn import read_model_fn
 from tf2migrate.rules.estimator.planning import canned, estimator_wrappers, exporters
 from tf2migrate.rules.estimator.planning import keras_estimator
-from tf2migrate.rules.estimator.planning import tpu
+from tf2migrate.rules.estimator.planning import replicate, tpu
 from tf2migrate.rules.estimator.planning.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.program import imported_model_fn
 from tf2migrate.rules.estimator.program import model_fn_elsewhere, built_elsewhere
@@ -147,6 +147,7 @@ def _model(module, prog, ctx) -> None:
         prog.model = keras_estimator.read(prog, module, ctx)
         return
     _follow_alias(module, prog)
+    replicate.read(module, prog, ctx)  # `if multi_gpu: model_function = replicate_model_fn(model_fn, ...)`
     prog.closure = closures.find(module, prog)
     if prog.closure is not None:  # `model_fn=model_fn_builder(...)`: the general path converts it in the builder
         prog.model_fn_index = prog.closure.index

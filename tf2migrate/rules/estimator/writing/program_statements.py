@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator.planning import strategy
 from tf2migrate.rules.estimator.planning import keras_estimator, plan_types
-from tf2migrate.rules.estimator.planning import params_optimizer, tpu
+from tf2migrate.rules.estimator.planning import params_optimizer, replicate, tpu
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
 from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.reading import closures
@@ -33,6 +33,8 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
         orig = original.body[i]
         if prog.strategy_in_place and i == prog.strategy_index:
             out.append(body_pieces.with_lines(strategy_in_place(conv), stmt))
+        elif (made := replicate.render(conv, i, stmt)) is not None:  # replicate_model_fn's switch
+            out.append(made)
         elif i in prog.removed or body_pieces.v1_switch(orig, ctx, conv.notes):
             out.append(None)
         elif i == prog.model_fn_index:

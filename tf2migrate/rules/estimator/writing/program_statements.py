@@ -22,7 +22,7 @@ from tf2migrate.rules.estimator.syntax import kept_source
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable
 from tf2migrate.rules.estimator.writing import body_pieces, model_subclass_source
-from tf2migrate.rules.estimator.writing import numpy_input, run_blocks
+from tf2migrate.rules.estimator.writing import numpy_input, run_blocks, serving_inputs
 
 
 def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
@@ -165,10 +165,11 @@ def run_statements(orig, stmt, r, w, ctx) -> list:
         return body_pieces.with_lines([*prelude, assigned], stmt)
     if run_blocks.is_block(orig):  # a loop of runs (train N steps, evaluate, repeat): kept, each run rendered
         made = run_blocks.render(orig, stmt, r, lambda old, new: run_statements(old, new, r, w, ctx))
-        if made is not None:
-            return made
+        if made is not None:  # an export's block: without the serving input built for it (serving_inputs.py)
+            return [serving_inputs.drop(orig, m, r.prog, ctx, w.module, r.notes) for m in made]
     replacer = body_pieces.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=ctx)
-    return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]
+    made = serving_inputs.drop(orig, orig.visit(replacer), r.prog, ctx, w.module, r.notes)  # its placeholders
+    return [made.with_changes(leading_lines=stmt.leading_lines)]
 
 
 def _kept_result(small, ctx):

@@ -172,6 +172,7 @@ TABLE = {
     "replicate": "planning/replicate",
     "foreign_hooks": "planning/foreign_hooks",
     "serving_inputs": "writing/serving_inputs",
+    "closure_elsewhere": "program/closure_elsewhere",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -173,6 +173,8 @@ TABLE = {
     "foreign_hooks": "planning/foreign_hooks",
     "serving_inputs": "writing/serving_inputs",
     "closure_elsewhere": "program/closure_elsewhere",
+    "star_import": "program/star_import",
+    "model_fn_users": "package/model_fn_users",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -16,11 +16,11 @@ from tf2migrate.engine.process import read
 def package_views(candidates) -> tuple:
     """The package pre-pass (`engine/package.py`) over the files of a run, before any is rewritten: the
     files of a package are read once here, so that every rewrite reads its neighbours as they were."""
-    from tf2migrate.engine.package import module_name
+    from tf2migrate.engine.package import module_name, script_name
 
     read_once, packages = {}, {}
     for cand in candidates:
-        if cand.symlink or module_name(cand.path, packages) is None:
+        if cand.symlink or (module_name(cand.path, packages) is None and script_name(cand.path) is None):
             continue
         data, failure = read(cand.path)
         if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)

@@ -5,6 +5,9 @@ The star import binds every public name of the module, so the model_fn converts 
 (imported_model_fn.py): its module writes `build_model` where the model_fn stood, and the same star import brings
 that name to the program, with nothing to rename. Only when exactly one star-imported module of the run defines the
 name, nothing else in the program binds it, and that module has no `__all__` (which could leave `build_model` out).
+The star import also brings the module's own imports: a `tf` bound to `tensorflow.compat.v1` there may be rebound
+to `tensorflow` by its conversion, and would then replace the program's `tf` after the star import (found by the
+pair est_model_fn_star_import); such a module is not followed, and the finding says to import the model_fn by name.
 """
 from __future__ import annotations
 
@@ -24,9 +27,16 @@ def owner(ctx, name: str, given: set) -> Optional[built_elsewhere.Neighbour]:
              if nb is not None and isinstance(nb.defs.get(name), cst.FunctionDef)]
     bound = [alias for node in ast.walk(ctx.tree) if isinstance(node, (ast.Import, ast.ImportFrom))
              for alias in node.names if (alias.asname or alias.name.split(".")[0]) == name]
-    if len(found) != 1 or bound or _exports_listed(found[0].module):
+    if len(found) != 1 or bound or _exports_listed(found[0].module) or rebound(found[0]):
         return None
     return found[0]
+
+
+def rebound(nb) -> list:
+    """The names the module binds to a TensorFlow module other than `tensorflow` itself (`tf` for
+    `tensorflow.compat.v1`), which its conversion may rebind and a star import would pass on."""
+    return sorted(name for name, b in nb.ctx.imports.bindings.items() if not b.assigned and b.from_module is None
+                  and b.target.split(".")[0] == "tensorflow" and b.target != "tensorflow")
 
 
 def _exports_listed(module: cst.Module) -> bool:

@@ -151,6 +151,13 @@ def not_given(prog, ctx) -> Optional[str]:
     module, attr = imported_modules(ctx.tree, getattr(ctx.package, "name", None) or "_").get(head, (None, None))
     stars = [n.module for n in ctx.tree.body if isinstance(n, ast.ImportFrom) and n.names[0].name == "*"
              and n.module and n.module.split(".")[0] not in ("tensorflow", "tensorflow_estimator")]
+    given = {n for n, _, _ in ctx.package.modules} if ctx.package is not None else set()
+    held = [nb for nb in (built_elsewhere.neighbour(ctx, m) for m in stars if m in given) if nb is not None
+            and isinstance(nb.defs.get(getattr(fn, "value", None)), cst.FunctionDef) and star_import.rebound(nb)]
+    if module is None and held and isinstance(fn, cst.Name):  # given, but its star import passes on its `tf`
+        return (f"`{fn.value}` comes from `from {held[0].name} import *`, which also passes on that module's "
+                f"`{star_import.rebound(held[0])[0]}` (a tensorflow.compat.v1 binding its conversion may rebind): "
+                f"import it by name (`from {held[0].name} import {fn.value}`) or convert by hand")
     if module is None and stars and isinstance(fn, cst.Name):
         return (f"`{fn.value}` is not defined in this file: it comes from a star import ("
                 + ", ".join(f"`from {m} import *`" for m in stars) + "), which the conversion does not follow: "

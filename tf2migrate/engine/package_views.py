@@ -35,7 +35,7 @@ class Views:
     run stays a lookup."""
 
     def __init__(self, data: dict, packages: dict) -> None:
-        self.data, self._texts, self._views, self._keys = data, None, None, {}
+        self.data, self._texts, self._views, self._keys, self._groups = data, None, None, {}, None
         self.packages = packages  # folder -> is a package (`package.module_name`'s memo)
 
     def has(self, path: str) -> bool:
@@ -60,7 +60,11 @@ class Views:
             return b""
         top = self._top(path)
         if top not in self._keys:
-            same = sorted(p for p in self.data if self._top(p) == top)
+            if self._groups is None:  # once: a tree of many script folders is not walked once per folder
+                self._groups = {}
+                for p in self.data:
+                    self._groups.setdefault(self._top(p), []).append(p)
+            same = sorted(self._groups.get(top, ()))
             self._keys[top] = digest(b"".join(p.encode() + b"\0" + self.data[p] + b"\0" for p in same)).encode()
         return self._keys[top]
 

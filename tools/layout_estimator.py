@@ -169,6 +169,12 @@ TABLE = {
     "made_once": "default_path/made_once",
     "mode_twins": "default_path/mode_twins",
     "imported_model_fn": "program/imported_model_fn",
+    "replicate": "planning/replicate",
+    "foreign_hooks": "planning/foreign_hooks",
+    "serving_inputs": "writing/serving_inputs",
+    "closure_elsewhere": "program/closure_elsewhere",
+    "star_import": "program/star_import",
+    "model_fn_users": "package/model_fn_users",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

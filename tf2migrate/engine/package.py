@@ -130,13 +130,25 @@ def _read_imports(m: _Module) -> None:
         m.imports.add(module)
         if attr is not None:
             m.imports.add(f"{module}.{attr}")  # `from trainer import model`: the module trainer.model
+    for node in m.tree.body:  # every `from M import *` (imported_modules keeps one local name "*")
+        if isinstance(node, ast.ImportFrom) and node.names[0].name == "*" and not node.level and node.module:
+            m.imports.add(node.module)
 
 
-def _modules(files: dict) -> dict:
+def script_name(path: str) -> Optional[str]:
+    """`model_fn` for `.../auto-encoder/model_fn.py` in a folder without `__init__.py`: a script's sibling, which
+    `from model_fn import *` imports when the script runs from its folder (its folder is first on sys.path)."""
+    folder, base = os.path.split(os.path.abspath(path))
+    if not base.endswith(".py") or base == "__init__.py" or os.path.isfile(os.path.join(folder, "__init__.py")):
+        return None
+    return base[:-3] if base[:-3].isidentifier() else None
+
+
+def _modules(files: dict, name_of=module_name) -> dict:
     """The modules the pass must read, parsed: first those whose text calls an Estimator-like class (only
     they can build one), then those whose text names one of the builders (only they can import one). A tree
     with no builder is answered without parsing the rest (the estimator library itself: 116 files)."""
-    named = {path: module_name(path) for path, text in files.items() if "stimator" in text}
+    named = {path: name_of(path) for path, text in files.items() if "stimator" in text}
     named = {path: name for path, name in named.items() if name is not None}
     modules = {}
     for path, name in named.items():
@@ -186,8 +198,18 @@ def scan(files: dict) -> dict:
 
 
 def _scan_root(files: dict) -> dict:
-    """`scan` of the files of one root: dotted names are unique there."""
-    modules = _modules(files)
+    """`scan` of the files of one root, where dotted names are unique: the modules of its packages, then the
+    scripts of the root's own folder (no `__init__.py`), read as one package (two folders' `model.py` are two
+    modules)."""
+    views = _views(_modules(files))
+    scripts = {path: text for path, text in files.items()
+               if "stimator" in text and module_name(path) is None and script_name(path) is not None}
+    if len(scripts) > 1:
+        views.update(_views(_modules(scripts, script_name)))
+    return views
+
+
+def _views(modules: dict) -> dict:
     deps = {name: set() for name in modules}
     for name, m in modules.items():
         for other in m.imports:

@@ -15,11 +15,11 @@ from tf2migrate.engine.process import read
 def package_views(candidates) -> tuple:
     """The package pre-pass (`engine/package.py`) over the files of a run, before any is rewritten: the
     files of a package are read once here, so that every rewrite reads its neighbours as they were."""
-    from tf2migrate.engine.package import module_name
+    from tf2migrate.engine.package import module_name, script_name
 
     read_once, packages = {}, {}
     for cand in candidates:
-        if cand.symlink or module_name(cand.path, packages) is None:
+        if cand.symlink or (module_name(cand.path, packages) is None and script_name(cand.path) is None):
             continue
         data, failure = read(cand.path)
         if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
@@ -34,7 +34,7 @@ class Views:
     decoding, so a warm run stays a lookup."""
 
     def __init__(self, data: dict, packages: dict) -> None:
-        self.data, self._texts, self._views, self._keys = data, None, None, {}
+        self.data, self._texts, self._views, self._keys, self._groups = data, None, None, {}, None
         self.packages = packages  # folder -> is a package (`package.module_name`'s memo)
 
     def has(self, path: str) -> bool:
@@ -64,7 +64,11 @@ class Views:
 
         root = package_root(path, self.packages)
         if root not in self._keys:
-            same = sorted(p for p in self.data if package_root(p, self.packages) == root)
+            if self._groups is None:  # once: a tree of many script folders is not walked once per folder
+                self._groups = {}
+                for p in self.data:
+                    self._groups.setdefault(package_root(p, self.packages), []).append(p)
+            same = sorted(self._groups.get(root, ()))
             self._keys[root] = digest(b"".join(p.encode() + b"\0" + self.data[p] + b"\0" for p in same)).encode()
         return self._keys[root]
 

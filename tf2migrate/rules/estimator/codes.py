@@ -6,7 +6,7 @@ from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
-WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335"}  # notes of a converted program that a user must read
+WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335", "TFM349"}  # notes of a converted program that a user must read
 NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 
 
@@ -281,4 +281,24 @@ INFOS = (
           "one run (`tf2migrate rewrite trainer/`); a run given only one of them cannot convert either without "
           "leaving the other broken, so it changes neither and says so at the helper's call (or its `return`).",
           fix="report only", severity=Severity.WARNING),
+    _info("TFM348", "replicate-model-fn", "tf.contrib.estimator.replicate_model_fn switched on by the program -> "
+          "a MirroredStrategy made where it was switched on", "replicate_model_fn's towers became a MirroredStrategy "
+          "made where the program chose them (the default strategy otherwise); TowerOptimizer dropped",
+          "TF1's multi-GPU towers (`model_function = replicate_model_fn(model_fn, loss_reduction=MEAN)` under "
+          "`if flags.multi_gpu:`, TowerOptimizer around the optimizer in the model_fn) split each batch over the "
+          "GPUs and averaged the towers' gradients. TF2 has neither; a tf.distribute.MirroredStrategy splits the "
+          "batch Keras gives it, and the converted step divides the loss by the replicas before their gradients "
+          "are summed: the same average. The alias `model_function = model_fn` becomes the default strategy, the "
+          "switch's assignment the mirrored one, and the model is built in the scope of the one chosen. Another "
+          "loss reduction (the towers' losses summed) or `devices=` blocks (TFM302).",
+          example="TFM348"),
+    _info("TFM349", "hooks-other-module", "hooks returned by a function of a module the conversion does not read "
+          "-> the run converted without them, said", "the hooks that function returns are not run: write the ones "
+          "that matter as Keras callbacks",
+          "`train(hooks=train_hooks)` with `train_hooks = hooks_helper.get_train_hooks(...)` (Google's official "
+          "models): the hooks are built by a module that is not in the file, so none of them can be read and made "
+          "a callback. Keras' fit takes callbacks; the run is converted without the hooks (the statement that "
+          "builds them stays) and this warning names the function. Logging and profiling hooks change no number; "
+          "a hook that stops training, saves checkpoints or changes the model must be written as a "
+          "tf.keras.callbacks.Callback.", severity=Severity.WARNING, fix="report only", example="TFM349"),
 )

@@ -58,7 +58,7 @@ class EstimatorToKeras(Plugin):
         # imported here: most files rewritten build no Estimator (a pre-commit run must not import the converter)
         from tf2migrate.rules.estimator import convert
         from tf2migrate.rules.estimator.package import helper_side
-        from tf2migrate.rules.estimator.package import not_converted_report
+        from tf2migrate.rules.estimator.package import model_fn_users, not_converted_report
         from tf2migrate.rules.estimator.planning import target
         from tf2migrate.rules.estimator.program import analyze, built_elsewhere
         from tf2migrate.rules.estimator.reading import choice_chain, main_body, switch
@@ -87,6 +87,7 @@ class EstimatorToKeras(Plugin):
             sw, prog = None, analyze.elsewhere(original, ctx)
         if prog is None or not ctx.allowed(built_elsewhere.call_of(prog), "TFM301"):
             return updated
+        prog.blockers.extend(model_fn_users.problems(prog, ctx))  # another module of the run takes its model_fn
         saved = ctx.emit.snapshot()
         if sw is not None:
             body, notes, marks, convs = convert.both_branches(sw, progs, ctx)

@@ -14,7 +14,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator.planning import horovod
+from tf2migrate.rules.estimator.planning import foreign_hooks, horovod
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind, literal
 
 STOP = "tf.train.StopAtStepHook"
@@ -69,6 +69,8 @@ def read_hooks(expr, prog, ctx, local=None, tensors=frozenset()) -> HookPlan:
     hook_lists, named = (prog.hook_lists, prog.hooks) if local is None else ({}, local)
     if isinstance(expr, cst.Name) and expr.value in hook_lists:
         expr = hook_lists[expr.value]
+    elif local is None and (foreign := foreign_hooks.read(expr, prog, ctx)) is not None:
+        return foreign  # `train_hooks = hooks_helper.get_train_hooks(...)`, a module not read: TFM349
     if not isinstance(expr, (cst.List, cst.Tuple)):
         raise Unreadable(expr, "hooks that are not a list literal: convert by hand")
     for el in expr.elements:

@@ -65,6 +65,8 @@ def choose(prog, ctx) -> StrategyKind:
         return StrategyKind(wanted)
     if prog.tpu is not None:
         return StrategyKind.NONE if prog.tpu.never else StrategyKind.TPU
+    if getattr(prog, "replicated", None) is not None:  # replicate_model_fn's towers (replicate.py)
+        return StrategyKind.MIRRORED
     expr = prog.strategy_expr
     if expr is not None:
         canonical = ctx.resolve(expr.func)[1] if isinstance(expr, cst.Call) else None

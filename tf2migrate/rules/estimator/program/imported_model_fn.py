@@ -18,13 +18,15 @@ import libcst as cst
 from tf2migrate.engine.imports import dotted
 from tf2migrate.engine.package import imported_modules
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
-from tf2migrate.rules.estimator.program import built_elsewhere
+from tf2migrate.rules.estimator.program import built_elsewhere, star_import
 from tf2migrate.rules.estimator.syntax import kept_source
 from tf2migrate.rules.estimator.syntax.args import Unreadable
 
 @dataclasses.dataclass
 class ModelFnOf(built_elsewhere.External):
     """`fn` is the other module's model_fn itself; `call` the program's own `Estimator(...)` call."""
+
+    star: bool = False  # `from model_fn import *` brought it (star_import.py): it brings the builder too
 
 
 def find(prog, ctx) -> Optional[ModelFnOf]:
@@ -43,6 +45,9 @@ def find(prog, ctx) -> Optional[ModelFnOf]:
         module, attr = imported[dotted(fn.value)]
         whole = f"{module}.{attr}" if attr is not None else module
         owner, name, prefix = (whole, fn.attr.value, dotted(fn.value)) if whole in given else (None, None, "")
+    elif isinstance(fn, cst.Name) and fn.value not in prog.defs and fn.value not in prog.values \
+            and (found := star_import.owner(ctx, fn.value, given)) is not None:
+        return ModelFnOf(None, found.defs[fn.value], prog.call, found, "", star=True)
     else:
         return None
     nb = built_elsewhere.neighbour(ctx, owner) if owner is not None else None
@@ -59,7 +64,7 @@ def read(prog, ctx) -> None:
     b, site = prog.builder, prog.call
     where, name = built_elsewhere.shown(ctx, b.owner.path), b.fn.name.value
     problem = None
-    if not b.prefix and not _imported_once_at_the_top(ctx, name):
+    if not b.prefix and not b.star and not _imported_once_at_the_top(ctx, name):
         problem = (f"`{name}` is imported from {where} by name, but not once at the top of this module as "
                    f"`from ... import {name}`: import it so, or import its module and use `module.{name}`")
     elif not b.prefix and {w for w in _names(prog, b)} & kept_source.names_in(ctx.module):
@@ -146,6 +151,13 @@ def not_given(prog, ctx) -> Optional[str]:
     module, attr = imported_modules(ctx.tree, getattr(ctx.package, "name", None) or "_").get(head, (None, None))
     stars = [n.module for n in ctx.tree.body if isinstance(n, ast.ImportFrom) and n.names[0].name == "*"
              and n.module and n.module.split(".")[0] not in ("tensorflow", "tensorflow_estimator")]
+    given = {n for n, _, _ in ctx.package.modules} if ctx.package is not None else set()
+    held = [nb for nb in (built_elsewhere.neighbour(ctx, m) for m in stars if m in given) if nb is not None
+            and isinstance(nb.defs.get(getattr(fn, "value", None)), cst.FunctionDef) and star_import.rebound(nb)]
+    if module is None and held and isinstance(fn, cst.Name):  # given, but its star import passes on its `tf`
+        return (f"`{fn.value}` comes from `from {held[0].name} import *`, which also passes on that module's "
+                f"`{star_import.rebound(held[0])[0]}` (a tensorflow.compat.v1 binding its conversion may rebind): "
+                f"import it by name (`from {held[0].name} import {fn.value}`) or convert by hand")
     if module is None and stars and isinstance(fn, cst.Name):
         return (f"`{fn.value}` is not defined in this file: it comes from a star import ("
                 + ", ".join(f"`from {m} import *`" for m in stars) + "), which the conversion does not follow: "

@@ -13,9 +13,9 @@ import libcst as cst
 from tf2migrate.rules.estimator.idiomatic.model_fn import read_model_fn
 from tf2migrate.rules.estimator.planning import canned, estimator_wrappers, exporters
 from tf2migrate.rules.estimator.planning import keras_estimator
-from tf2migrate.rules.estimator.planning import tpu
+from tf2migrate.rules.estimator.planning import replicate, tpu
 from tf2migrate.rules.estimator.planning.hooks import HOOK_NAMES
-from tf2migrate.rules.estimator.program import imported_model_fn
+from tf2migrate.rules.estimator.program import closure_elsewhere, imported_model_fn
 from tf2migrate.rules.estimator.program import model_fn_elsewhere, built_elsewhere
 from tf2migrate.rules.estimator.reading import closures
 from tf2migrate.rules.estimator.reading import uses
@@ -147,6 +147,7 @@ def _model(module, prog, ctx) -> None:
         prog.model = keras_estimator.read(prog, module, ctx)
         return
     _follow_alias(module, prog)
+    replicate.read(module, prog, ctx)  # `if multi_gpu: model_function = replicate_model_fn(model_fn, ...)`
     prog.closure = closures.find(module, prog)
     if prog.closure is not None:  # `model_fn=model_fn_builder(...)`: the general path converts it in the builder
         prog.model_fn_index = prog.closure.index
@@ -154,8 +155,14 @@ def _model(module, prog, ctx) -> None:
         return
     fn = prog.bound.get("model_fn")
     if not isinstance(fn, cst.Name) or not isinstance(prog.defs.get(fn.value), cst.FunctionDef):
-        prog.blockers.append(Unreadable(fn or prog.call, imported_model_fn.not_given(prog, ctx) or "model_fn is not "
-                                        "a function defined at the top level of this file: convert by hand"))
+        why = imported_model_fn.not_given(prog, ctx) or ("model_fn is not a function defined at the top level of this "
+                                                        "file: convert by hand")
+        built = prog.values.get(fn.value) if isinstance(fn, cst.Name) else None
+        if why.startswith("the model_fn is the closure"):  # of another module's builder (closure_elsewhere.py)
+            why = closure_elsewhere.tpu_spec_to_estimator(prog, ctx, built) or why
+            site = closure_elsewhere.site_index(module, prog, built)
+            prog.removed.update([site] if site is not None else [])  # this finding is the one about that line
+        prog.blockers.append(Unreadable(fn or prog.call, why))
         return
     for i, stmt in enumerate(module.body):
         if stmt is prog.defs[fn.value]:

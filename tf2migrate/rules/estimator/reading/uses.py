@@ -118,6 +118,8 @@ class Uses(cst.CSTVisitor):
             self.owned.add(prog.builder.fn.name.value)
         self._ok: set = set()
         self._replicated: set = set()  # ids of names given to or bound from replicate_model_fn
+        if getattr(prog, "replicated", None) is not None:  # the switch that becomes a MirroredStrategy (replicate.py)
+            self._ok.update(prog.replicated.names)
         self.repeated: set = set()  # ids of run calls that may run more than once (in a loop or a nested def)
         self._loops = 0
 

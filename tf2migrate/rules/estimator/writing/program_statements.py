@@ -12,7 +12,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator.planning import strategy
 from tf2migrate.rules.estimator.planning import keras_estimator, plan_types
-from tf2migrate.rules.estimator.planning import params_optimizer, tpu
+from tf2migrate.rules.estimator.planning import params_optimizer, replicate, tpu
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
 from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.reading import closures
@@ -22,7 +22,7 @@ from tf2migrate.rules.estimator.syntax import kept_source
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable
 from tf2migrate.rules.estimator.writing import body_pieces, model_subclass_source
-from tf2migrate.rules.estimator.writing import numpy_input, run_blocks
+from tf2migrate.rules.estimator.writing import numpy_input, run_blocks, serving_inputs
 
 
 def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
@@ -33,6 +33,8 @@ def render_body(conv, original: cst.Module, updated: cst.Module) -> list:
         orig = original.body[i]
         if prog.strategy_in_place and i == prog.strategy_index:
             out.append(body_pieces.with_lines(strategy_in_place(conv), stmt))
+        elif (made := replicate.render(conv, i, stmt)) is not None:  # replicate_model_fn's switch
+            out.append(made)
         elif i in prog.removed or body_pieces.v1_switch(orig, ctx, conv.notes):
             out.append(None)
         elif i == prog.model_fn_index:
@@ -163,10 +165,11 @@ def run_statements(orig, stmt, r, w, ctx) -> list:
         return body_pieces.with_lines([*prelude, assigned], stmt)
     if run_blocks.is_block(orig):  # a loop of runs (train N steps, evaluate, repeat): kept, each run rendered
         made = run_blocks.render(orig, stmt, r, lambda old, new: run_statements(old, new, r, w, ctx))
-        if made is not None:
-            return made
+        if made is not None:  # an export's block: without the serving input built for it (serving_inputs.py)
+            return [serving_inputs.drop(orig, m, r.prog, ctx, w.module, r.notes) for m in made]
     replacer = body_pieces.ReplaceRuns(prog_var=r.prog.var, runs=r, ctx=ctx)
-    return [orig.visit(replacer).with_changes(leading_lines=stmt.leading_lines)]
+    made = serving_inputs.drop(orig, orig.visit(replacer), r.prog, ctx, w.module, r.notes)  # its placeholders
+    return [made.with_changes(leading_lines=stmt.leading_lines)]
 
 
 def _kept_result(small, ctx):

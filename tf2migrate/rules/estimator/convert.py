@@ -41,12 +41,9 @@ def one(prog, ctx, original, updated, steps_param=False, default_strategy=False,
 def both_branches(sw, progs, ctx) -> tuple:
     """Both branches converted, then merged into one `if/else` (switch.py)."""
     first = progs[0]
-    if len({(p.var, p.model_fn_alias or _model_fn_name(p)) for p in progs}) != 1:
-        canned = [_model_fn_name(p) is None and p.model is not None and p.model_fn_index is None for p in progs]
-        why = ("a canned or a custom Estimator chosen by this `if`: each becomes another Keras model builder, which "
-               "the conversion does not merge into one program; convert by hand" if any(canned) and not all(canned)
-               else "the branches of this `if` build Estimators of different names or model_fns: convert by hand")
-        first.blockers.append(Unreadable(sw.original.test, why))
+    if len({p.var for p in progs}) != 1:
+        first.blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of different "
+                                         "names: convert by hand"))
         return NOTHING
     steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
     try:  # local or distributed: the local branch takes the default strategy, fed like the other one
@@ -65,7 +62,12 @@ def both_branches(sw, progs, ctx) -> tuple:
     for p in progs:  # the one model class of both branches divides its loss by the TPU replicas (general_render)
         p.tpu_branch = any(o is not p and o.tpu is not None and not o.tpu.never for o in progs)
     branch_config.align(sw, progs)  # `save_checkpoints_steps` in one branch only: one fit saves as each did
-    results = [one(p, ctx, *view[:2], steps_param, d, named) for p, view, d in zip(progs, sw.views, default)]
+    results, mixed = {}, len({p.model_fn_alias or _model_fn_name(p) for p in progs}) > 1
+    # other models in other branches: each builder a name of its own, a model_fn's (top level) first
+    for k in sorted(range(len(progs)), key=lambda k: _model_fn_name(progs[k]) is None):
+        progs[k].reserved = {c.writer.build_name for *_, convs in results.values() for c in convs} if mixed else set()
+        results[k] = one(progs[k], ctx, *sw.views[k][:2], steps_param, default[k], named)
+    results = [results[k] for k in range(len(progs))]
     if any(body is None for body, _, _, _ in results) or any(p.blockers for p in progs):
         return NOTHING
     try:

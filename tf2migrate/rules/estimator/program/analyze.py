@@ -58,6 +58,7 @@ class Program:
     builder_site: Optional[cst.Call] = None  # the call of that helper (or the Estimator call itself)
     model_fn_alias: Optional[str] = None  # `model_function = model_fn`: the alias, which goes with the model_fn
     closure: Optional[object] = None  # closures.Closure: the model_fn is returned by a builder function
+    reserved: set = field(default_factory=set)  # names another branch's model builder took (convert.py)
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:

@@ -59,6 +59,7 @@ class Program:
     model_fn_alias: Optional[str] = None  # `model_function = model_fn`: the alias, which goes with the model_fn
     closure: Optional[object] = None  # closures.Closure: the model_fn is returned by a builder function
     reserved: set = field(default_factory=set)  # names another branch's model builder took (convert.py)
+    dropped: list = field(default_factory=list)  # (node, code, message) of what goes with no note of its own
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:

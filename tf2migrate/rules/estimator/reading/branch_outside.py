@@ -33,8 +33,8 @@ def merge(converted: list, views: list, index: int, updated: cst.Module, test, c
         texts = [_code(segs[k]) for segs in per_view]
         changed = {t for t in texts if t != untouched[k]}
         if len(changed) > 1:
-            raise Unreadable(test, "the branches of this choice need different Keras programs outside it (model "
-                             "builder, fit calls): convert by hand")
+            body.extend(_comments_joined([segs[k] for segs in per_view], test))
+            continue
         pick = texts.index(changed.pop()) if changed else 0
         body.extend(per_view[pick][k])
     if index not in marks:
@@ -42,6 +42,23 @@ def merge(converted: list, views: list, index: int, updated: cst.Module, test, c
         body.append(choice)
     marks[size] = len(body)
     return body, marks
+
+
+def _comments_joined(segments: list, test) -> list:
+    """The one segment the views agree on but for the comments before its first statement, with all of them:
+    a statement a branch's conversion removed leaves its comments on the next one, which may follow the choice."""
+    if not all(segments) or len({_code([seg[0].with_changes(leading_lines=())] + seg[1:]) for seg in segments}) > 1:
+        raise Unreadable(test, "the branches of this choice need different Keras programs outside it (model "
+                         "builder, fit calls): convert by hand")
+    base = max((seg[0].leading_lines for seg in segments), key=len)
+    have = {_line(line) for line in base}
+    missing = [line for seg in segments for line in seg[0].leading_lines
+               if line.comment is not None and _line(line) not in have]
+    return [segments[0][0].with_changes(leading_lines=[*dict.fromkeys(missing), *base]), *segments[0][1:]]
+
+
+def _line(line: cst.EmptyLine) -> str:
+    return cst.Module([]).code_for_node(line)
 
 
 def _segments(body: list, marks: dict, index: int, n: int, size: int) -> list:

@@ -60,6 +60,7 @@ class Program:
     closure: Optional[object] = None  # closures.Closure: the model_fn is returned by a builder function
     reserved: set = field(default_factory=set)  # names another branch's model builder took (convert.py)
     dropped: list = field(default_factory=list)  # (node, code, message) of what goes with no note of its own
+    keras2: Optional[str] = None  # why another branch of its choice is written for tf-keras (convert.py)
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:

@@ -87,9 +87,8 @@ def chained(module: cst.Module, is_estimator) -> dict:
             calls = [value for block in branches for stmt in block.body for _, value in [assignment(stmt)]
                      if is_estimator(value)]
             why = (f"an Estimator chosen in an if/elif chain of {len(branches)} branches: the conversion converts a "
-                   "chain ending in `else` whose branches each build the same-named Estimator from the same model_fn "
-                   "(or a canned one of the same class) or exit (choice_chain.py); write the choice so, or convert by "
-                   "hand")
+                   "chain ending in `else` whose branches each build the same-named Estimator (canned or custom) or "
+                   "exit (choice_chain.py); write the choice so, or convert by hand")
             out.update((id(call), why) for call in calls)
             return False
 

@@ -386,9 +386,9 @@ def test_an_estimator_chosen_by_if_else_keeps_the_switch():
 
 
 @pytest.mark.parametrize("change,why", [
-    ("est = tf1.estimator.Estimator(other_fn)", "different names or model_fns"),
+    ("est = tf1.estimator.Estimator(other_fn)", "`model_fn` is used in a way"),  # the alias `other_fn = model_fn`
     ("est = tf1.estimator.Estimator(model_fn, config=tf1.estimator.RunConfig(train_distribute="
-     "tf1.distribute.experimental.ParameterServerStrategy()))", "different Keras programs outside the branch"),
+     "tf1.distribute.experimental.ParameterServerStrategy()))", "different Keras programs outside it"),
 ])
 def test_if_else_branches_that_need_different_programs_block(change, why):
     source = SWITCH.replace("est = tf1.estimator.Estimator(model_fn)\n    est.train", change + "\n    est.train")
@@ -398,6 +398,19 @@ def test_if_else_branches_that_need_different_programs_block(change, why):
     result = rewrite_text(source, "switch.py")
     assert result.code == source
     assert any(why in d.message for d in result.diagnostics if d.code == "TFM302")
+
+
+def test_if_else_of_two_model_fns_converts_each_to_a_builder_of_its_own():
+    other = MODEL_FN.replace("model_fn", "other_fn").replace("dense(features, 1)", "dense(features, 2)")
+    source = SWITCH.replace("def main(", other + "def main(").replace(
+        "est = tf1.estimator.Estimator(model_fn)\n", "est = tf1.estimator.Estimator(other_fn)\n")
+    result = rewrite_text(source, "switch.py")
+    assert "def build_model():\n    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])" in result.code
+    assert "def build_model_2():\n    model = tf.keras.Sequential([tf.keras.layers.Dense(2)])" in result.code
+    assert ("    if distributed:\n        tf.random.set_seed(1)\n        model = build_model()\n"
+            "    else:\n        model = build_model_2()\n    model.fit(input_fn(), steps_per_epoch=1)\n") in result.code
+    assert "EstimatorSpec" not in result.code
+    assert rewrite_text(result.code, "again.py").code == result.code
 
 
 def test_export_saved_model_becomes_model_save_and_its_path_blocks():

@@ -36,9 +36,22 @@ def _loads(load: str, read: str) -> int:
     ('mnist = tf.contrib.learn.datasets.load_dataset("mnist")', ARRAYS + "\nprint(mnist)", 0),
     ('mnist = tf.contrib.learn.datasets.load_dataset("iris")', ARRAYS, 0),
     ('mnist = tf.contrib.learn.datasets.load_dataset("mnist", size="small")', ARRAYS, 0),
+    ('mnist = tf.contrib.learn.datasets.DATASETS["mnist"]("/tmp/data")', ARRAYS, 1),  # load_mnist(train_dir)
+    ('mnist = tf.contrib.learn.datasets.DATASETS["mnist"](train_dir="/tmp/data")', ARRAYS, 1),
+    ('mnist = tf.contrib.learn.datasets.DATASETS["mnist"]()', ARRAYS, 1),
+    ('mnist = tf.contrib.learn.datasets.DATASETS["iris"]()', ARRAYS, 0),
+    ('mnist = tf.contrib.learn.datasets.DATASETS["mnist"]("/tmp/data", one_hot=True)', ARRAYS, 0),
 ])
 def test_only_loads_read_as_arrays_are_rewritten(load, read, count):
     assert _loads(load, read) == count
+
+
+def test_the_mnist_entry_of_contribs_table_becomes_load_mnist():
+    source = PROGRAM.format(load='mnist = tf.contrib.learn.datasets.DATASETS["mnist"]("/tmp/data")', read=ARRAYS)
+    result = rewrite_text(source, "x.py")
+    assert "\nmnist = load_mnist()\n" in result.code and "DATASETS" not in result.code
+    codes = {(d.line, d.code) for d in result.diagnostics}
+    assert (4, "TFM341") in codes and (4, "TFM352") not in codes
 
 
 def test_a_load_read_another_way_keeps_its_finding():

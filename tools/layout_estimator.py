@@ -164,6 +164,8 @@ TABLE = {
     "contrib_gone": "planning/contrib_gone",
     "horovod": "planning/horovod",
     "choice_chain": "reading/choice_chain",
+    "branch_outside": "reading/branch_outside",
+    "builder_chain": "reading/builder_chain",
     "general_tpu": "default_path/tpu_steps",
     "keras_once": "default_path/keras_once",
     "made_once": "default_path/made_once",

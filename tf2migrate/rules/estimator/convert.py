@@ -13,7 +13,7 @@ from tf2migrate.rules.estimator import program_plan
 from tf2migrate.rules.estimator.planning import branch_config
 from tf2migrate.rules.estimator.planning import strategy
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
-from tf2migrate.rules.estimator.program import built_elsewhere
+from tf2migrate.rules.estimator.program import analyze, built_elsewhere
 from tf2migrate.rules.estimator.syntax.args import Unreadable
 from tf2migrate.rules.estimator.writing import program_statements, splice
 
@@ -41,20 +41,43 @@ def one(prog, ctx, original, updated, steps_param=False, default_strategy=False,
 def both_branches(sw, progs, ctx) -> tuple:
     """Both branches converted, then merged into one `if/else` (switch.py)."""
     first = progs[0]
-    if len({(p.var, p.model_fn_alias or _model_fn_name(p)) for p in progs}) != 1:
-        canned = [_model_fn_name(p) is None and p.model is not None and p.model_fn_index is None for p in progs]
-        why = ("a canned or a custom Estimator chosen by this `if`: each becomes another Keras model builder, which "
-               "the conversion does not merge into one program; convert by hand" if any(canned) and not all(canned)
-               else "the branches of this `if` build Estimators of different names or model_fns: convert by hand")
-        first.blockers.append(Unreadable(sw.original.test, why))
+    if len({p.var for p in progs}) != 1:
+        first.blockers.append(Unreadable(sw.original.test, "the branches of this `if` build Estimators of different "
+                                         "names: convert by hand"))
         return NOTHING
+    results = _each(sw, progs, ctx)
+    why = _keras2(results) if results is not None else None
+    if why is not None:  # one file, one Keras: a branch written for tf-keras makes the others so (TFM320)
+        progs[:] = [analyze.find(view[0], ctx) for view in sw.views]
+        for p in progs:
+            p.keras2 = why
+        results = _each(sw, progs, ctx)
+    if results is None:
+        return NOTHING
+    try:
+        body, marks = sw.merge([(body, marks) for body, _, marks, _ in results])
+    except Unreadable as problem:
+        progs[0].blockers.append(problem)
+        return NOTHING
+    notes, seen = [], set()
+    for _, more, _, _ in results:
+        for note in more:
+            if (id(note[0]), note[1]) not in seen:
+                seen.add((id(note[0]), note[1]))
+                notes.append(note)
+    return body, notes, marks, [c for _, _, _, convs in results for c in convs]
+
+
+def _each(sw, progs, ctx):
+    """Each branch's (body, notes, marks, conversions), converted as if taken; None when one is blocked."""
+    first = progs[0]
     steps_param = any(p.tpu is not None and p.tpu.iterations is not None for p in progs)
     try:  # local or distributed: the local branch takes the default strategy, fed like the other one
         kinds = [strategy.choose(p, ctx) for p in progs]
         fed = [k.replicated and strategy.tf1_kind(p, ctx) == k for p, k in zip(progs, kinds)]
     except Unreadable as problem:
         first.blockers.append(problem)
-        return NOTHING
+        return None
     shared = next((p.strategy_var for p in progs if p.strategy_var), True)  # one name in both branches
     default = [shared if k is StrategyKind.NONE and any(fed) else False for k in kinds]
     for p, view in zip(progs, sw.views):  # `strategy = ...` in the branch: converted where it stands
@@ -65,21 +88,22 @@ def both_branches(sw, progs, ctx) -> tuple:
     for p in progs:  # the one model class of both branches divides its loss by the TPU replicas (general_render)
         p.tpu_branch = any(o is not p and o.tpu is not None and not o.tpu.never for o in progs)
     branch_config.align(sw, progs)  # `save_checkpoints_steps` in one branch only: one fit saves as each did
-    results = [one(p, ctx, *view[:2], steps_param, d, named) for p, view, d in zip(progs, sw.views, default)]
+    results, mixed = {}, len({p.model_fn_alias or _model_fn_name(p) for p in progs}) > 1
+    # other models in other branches: each builder a name of its own, a model_fn's (top level) first
+    for k in sorted(range(len(progs)), key=lambda k: _model_fn_name(progs[k]) is None):
+        progs[k].reserved = {c.writer.build_name for *_, convs in results.values() for c in convs} if mixed else set()
+        results[k] = one(progs[k], ctx, *sw.views[k][:2], steps_param, default[k], named)
+    results = [results[k] for k in range(len(progs))]
     if any(body is None for body, _, _, _ in results) or any(p.blockers for p in progs):
-        return NOTHING
-    try:
-        body, marks = sw.merge([(body, marks) for body, _, marks, _ in results])
-    except Unreadable as problem:
-        first.blockers.append(problem)
-        return NOTHING
-    notes, seen = [], set()
-    for _, more, _, _ in results:
-        for note in more:
-            if (id(note[0]), note[1]) not in seen:
-                seen.add((id(note[0]), note[1]))
-                notes.append(note)
-    return body, notes, marks, [c for _, _, _, convs in results for c in convs]
+        return None
+    return results
+
+
+def _keras2(results) -> str:
+    """The TFM320 message of a branch written for tf-keras when another is written for Keras 3, else None."""
+    targets = {c.writer.target for *_, convs in results for c in convs}
+    why = [message for _, notes, _, _ in results for _, code, message in notes if code == "TFM320"]
+    return why[0] if len(targets) > 1 and why else None
 
 
 def _model_fn_name(prog):

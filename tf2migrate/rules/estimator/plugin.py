@@ -33,7 +33,9 @@ class EstimatorToKeras(Plugin):
             return updated
         saved, found = self.ctx.emit.snapshot(), len(self.ctx.diagnostics)
         try:
-            done = self._convert(original, updated)
+            views = self._views(original, updated)  # a choosing helper inlined where it is called (builder_chain.py)
+            done = self._convert(*views)
+            done = updated if done is views[1] else done
         except Exception as exc:  # a bug of the converter: the other rules' edits and findings stay (failures.py)
             self.ctx.emit.restore(saved)
             del self.ctx.diagnostics[found:]
@@ -52,6 +54,14 @@ class EstimatorToKeras(Plugin):
             return output_check.problem(before, after, self.ctx.path, self.models)
         except SyntaxError as exc:  # a bug of the converter too: the file is written without its conversion
             return f"its output does not compile ({exc.msg}, line {exc.lineno})"
+
+    def _views(self, original: cst.Module, updated: cst.Module) -> tuple:
+        from tf2migrate.rules.estimator.program import analyze
+        from tf2migrate.rules.estimator.reading import builder_chain
+        if analyze.find(original, self.ctx) is not None:
+            return original, updated
+        return builder_chain.inline(original, updated, lambda value: analyze.is_estimator(value, self.ctx)) \
+            or (original, updated)
 
     def _convert(self, original: cst.Module, updated: cst.Module):
         ctx = self.ctx

@@ -95,6 +95,8 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
         w.params_var = params_name  # `params = dict(params, batch_size=..., use_tpu=...)` in the TPU branch
     w.target, why_keras2 = target.choose(ctx.selection.target, kind, shim_plan or general_plan, model, ctx,
                                          w.steps_per_execution)
+    if prog.keras2 is not None and w.target != target.TF_KERAS:  # another branch of its choice needs tf-keras
+        w.target, why_keras2 = target.TF_KERAS, f"another branch of this choice is written for tf-keras ({prog.keras2})"
     notes = list(model.notes if model is not None else ()) + conversion_notes(prog, ctx, kind, part, shim_plan)
     if general_plan is not None:
         notes[:0] = [(general_plan.node, "TFM321", None), (general_plan.node, tf1_style.CODE, tf1_style.message(

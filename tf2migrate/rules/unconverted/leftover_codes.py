@@ -130,7 +130,9 @@ INFOS = (
             "`load_mnist()` written in the file gives the same arrays. Converted only when the result is read "
             "as `.train/.validation/.test` then `.images/.labels/.num_examples` (contrib's `next_batch` and "
             "epoch counters are not rebuilt: such a program keeps its TFM352 finding). Keras downloads the "
-            "data to ~/.keras/datasets instead of the directory contrib used.",
+            "data to ~/.keras/datasets instead of the directory contrib used. contrib's table entry "
+            "`tf.contrib.learn.datasets.DATASETS[\"mnist\"](train_dir)` is the same loader (`load_mnist(train_dir)`, "
+            "read_data_sets with its defaults) and becomes `load_mnist()` too.",
         before=_MNIST_BEFORE, after=_MNIST_AFTER,
     ),
 )

@@ -14,6 +14,7 @@ import libcst as cst
 MODE_STRINGS = {"tf.estimator.ModeKeys.TRAIN": "train", "tf.estimator.ModeKeys.EVAL": "eval",
                 "tf.estimator.ModeKeys.PREDICT": "infer"}  # the values of TF1's ModeKeys constants
 LOAD_DATASET = "tf.contrib.learn.datasets.load_dataset"
+TABLE = "tf.contrib.learn.datasets.DATASETS"  # its "mnist" entry is load_mnist(train_dir="MNIST-data")
 LOADER = "load_mnist"
 _SPLITS, _FIELDS = ("train", "validation", "test"), ("images", "labels", "num_examples")
 
@@ -22,15 +23,28 @@ _SPLITS, _FIELDS = ("train", "validation", "test"), ("images", "labels", "num_ex
 def mnist_loads(tree: ast.AST, imports) -> list:
     """The `load_dataset("mnist")` calls of `tree` whose results are read only as contrib's data sets' arrays,
     or [] when one of them is read another way (all or none: the file then keeps its findings)."""
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and imports.ast_canonical(n.func) == LOAD_DATASET]
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and (imports.ast_canonical(n.func) == LOAD_DATASET
+                                                                       or _from_table(n, imports))]
     parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     for call in calls:
         target = parents.get(id(call))
         named = [call.args[0].value] if len(call.args) == 1 and isinstance(call.args[0], ast.Constant) else []
-        if named != ["mnist"] or call.keywords or not isinstance(target, ast.Assign) or len(target.targets) != 1 \
+        if _from_table(call, imports):  # `DATASETS["mnist"](data_dir)`: read_data_sets(data_dir), the same arrays
+            named = ["mnist"] if len(call.args) + len(call.keywords) <= 1 and all(
+                k.arg == "train_dir" for k in call.keywords) else []
+        elif call.keywords:
+            named = []
+        if named != ["mnist"] or not isinstance(target, ast.Assign) or len(target.targets) != 1 \
                 or not isinstance(target.targets[0], ast.Name) or not _read_as_arrays(target, tree, parents):
             return []
     return calls
+
+
+def _from_table(call: ast.Call, imports) -> bool:
+    """`tf.contrib.learn.datasets.DATASETS["mnist"](...)`: contrib's `load_mnist(train_dir)`."""
+    func = call.func
+    return isinstance(func, ast.Subscript) and isinstance(func.slice, ast.Constant) and func.slice.value == "mnist" \
+        and imports.ast_canonical(func.value) == TABLE
 
 
 def _read_as_arrays(assign: ast.Assign, tree: ast.AST, parents: dict) -> bool:
@@ -79,7 +93,11 @@ class Leftovers(cst.CSTTransformer):
         return cst.SimpleString(f'"{value}"') if value else updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call):
-        if not self.loader or self.imports.canonical(original.func) != LOAD_DATASET:
+        func = original.func
+        table = isinstance(func, cst.Subscript) and self.imports.canonical(func.value) == TABLE and len(func.slice) == 1 \
+            and isinstance(func.slice[0].slice, cst.Index) and isinstance(func.slice[0].slice.value, cst.SimpleString) \
+            and func.slice[0].slice.value.evaluated_value == "mnist"
+        if not self.loader or not (table or self.imports.canonical(func) == LOAD_DATASET):
             return updated
         self.loads += 1
         return cst.Call(func=cst.Name(LOADER))
@@ -106,7 +124,7 @@ def rewrite(updated: cst.Module, refs: list, ctx) -> tuple:
         ctx.report(ref.node, "TFM340")
     for call in loads:
         ctx.report(call, "TFM341")
-    done = {id(call.func) for call in loads}
+    done = {id(call.func) for call in loads} | {id(call.func.value) for call in loads}  # DATASETS["mnist"]
     return updated, [r for r in refs if r in modes or id(r.node) in done]
 
 

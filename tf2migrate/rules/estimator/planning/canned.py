@@ -58,6 +58,7 @@ class CannedPlan(ModelPlan):
     metrics: list = field(default_factory=list)  # canned_results.CannedMetric: the evaluate keys the program reads
     optimizer: object = None  # optimizers.Optimizer: a TF1 optimizer instance given as `optimizer=`
     indicators: set = field(default_factory=set)  # positions of a linear model's categorical columns in its list
+    named_classes: object = None  # `n_classes=N_DIGITS`, N_DIGITS a top-level int: that int
 
     @property
     def linear(self) -> bool:
@@ -67,6 +68,8 @@ class CannedPlan(ModelPlan):
     def classes(self) -> int:
         if "Classifier" not in self.canonical:
             return 0
+        if self.named_classes is not None:
+            return self.named_classes
         n = literal(self.bound.get("n_classes")) if "n_classes" in self.bound else 2
         return n
 
@@ -76,6 +79,9 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
     if canonical in canned_combined.SIGNATURES:
         return canned_combined.read(CannedPlan, canonical, bound, call)
     plan = CannedPlan(canonical, bound)
+    given = bound.get("n_classes")
+    if isinstance(given, cst.Name) and type(literal(values.get(given.value))) is int:
+        plan.named_classes = literal(values[given.value])  # a constant of the module: its value sizes the logits
     if "optimizer" in bound:  # `optimizer=tf.train.AdamOptimizer(1e-5)`: the Keras one with TF1's numbers
         try:
             plan.optimizer = read_optimizer(bound["optimizer"], ctx) if isinstance(bound["optimizer"], cst.Call) \

@@ -11,16 +11,19 @@ is not made: the path is the folder TF1 made it in.
 from __future__ import annotations
 
 import libcst as cst
+from libcst import matchers as m
 
 from tf2migrate.rules.estimator.planning import canned_combined
 from tf2migrate.rules.estimator.planning.callbacks import may_be_none
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind
+from tf2migrate.rules.estimator.reading.uses import assignment
 from tf2migrate.rules.estimator.syntax.kept_source import references
 
 EXPORTERS = {"tf.estimator.FinalExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text"),
              "tf.estimator.LatestExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text",
                                              "exports_to_keep")}
+RECEIVER = "tf.estimator.export."
 EXPORT_METHOD = ("export_dir_base", "serving_input_receiver_fn", "assets_extra", "as_text", "checkpoint_path",
                  "experimental_mode")
 NOTE = ("the model is saved with model.{method} (a SavedModel whose serving signature is the Keras model's call); "
@@ -83,14 +86,33 @@ def export_call(bound: dict, w, call) -> tuple:
 
 
 def serving_functions(module, prog, ctx) -> None:
-    """Drop the top-level serving_input_receiver_fns that only the converted exporters use."""
+    """Drop the top-level serving_input_receiver_fns that only the converted exporters use (directly or through an
+    alias), and, in a program that exports, the ones nothing uses (a program that does not keeps them, reported)."""
     wanted = {}
     for call in prog.export_calls:
         fn = call.args[1].value if len(call.args) > 1 and call.args[1].keyword is None else next(
             (a.value for a in call.args if a.keyword and a.keyword.value == "serving_input_receiver_fn"), None)
         if isinstance(fn, cst.Name):
             wanted[fn.value] = wanted.get(fn.value, 0) + 1
+    for i, stmt in enumerate(module.body):  # `serving_fn = cnn_serving_input_fn`, the alias only exported
+        alias, value = assignment(stmt)
+        if alias in wanted and isinstance(value, cst.Name) and references(module, alias) == wanted[alias] + 1:
+            wanted[value.value] = wanted.get(value.value, 0) + 1
+            prog.removed.add(i)
     for name, uses in wanted.items():
         fn = prog.defs.get(name)
         if isinstance(fn, cst.FunctionDef) and references(module, name) == uses:
             prog.removed.add(next(i for i, stmt in enumerate(module.body) if stmt is fn))
+    for i, stmt in enumerate(module.body):  # one nothing calls, beside exports now Keras': it served those only
+        if wanted and isinstance(stmt, cst.FunctionDef) and _receives(stmt, ctx) \
+                and not references(module, stmt.name.value):
+            prog.removed.add(i)
+            prog.dropped.append((stmt, "TFM318", f"`{stmt.name.value}` made inputs for an Estimator export and nothing "
+                                 "calls it: it goes with the Estimator (Keras exports serve the model's own inputs)"))
+
+
+def _receives(fn: cst.FunctionDef, ctx) -> bool:
+    """The function returns a `tf.estimator.export.*ServingInputReceiver(...)`."""
+    calls = [r.value for r in m.findall(fn, m.Return(value=m.Call()))]
+    return any(ctx.resolve(c.func)[1].startswith(RECEIVER) and ctx.resolve(c.func)[1].endswith("InputReceiver")
+               for c in calls if ctx.resolve(c.func)[1])

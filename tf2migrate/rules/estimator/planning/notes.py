@@ -15,7 +15,7 @@ from tf2migrate.rules.estimator.planning.strategy import CONFIG_DROPPED
 
 
 def conversion_notes(prog, ctx, kind, part, shim_plan) -> list:
-    notes, model = [], prog.model
+    notes, model = list(prog.dropped), prog.model
     if prog.tpu is not None:
         notes.append((prog.call, "TFM317", None))
         notes += [(node, "TFM317", message) for node, message in prog.tpu.dropped]

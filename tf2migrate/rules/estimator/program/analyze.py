@@ -59,6 +59,9 @@ class Program:
     model_fn_alias: Optional[str] = None  # `model_function = model_fn`: the alias, which goes with the model_fn
     closure: Optional[object] = None  # closures.Closure: the model_fn is returned by a builder function
     replicated: Optional[object] = None  # replicate.Replicated: `if multi_gpu: fn = replicate_model_fn(model_fn)`
+    reserved: set = field(default_factory=set)  # names another branch's model builder took (convert.py)
+    dropped: list = field(default_factory=list)  # (node, code, message) of what goes with no note of its own
+    keras2: Optional[str] = None  # why another branch of its choice is written for tf-keras (convert.py)
 
 
 def find(module: cst.Module, ctx) -> Optional[Program]:

@@ -58,12 +58,13 @@ def read(module, prog, ctx) -> None:
                     prog.input_fns.add(fn)
             except Unreadable as problem:
                 prog.blockers.append(problem)
-    config = prog.bound.get("config")
+    config = _replaced(prog.bound.get("config"), {"tf.estimator.RunConfig"} | tpu.RUN_CONFIGS, ctx)
     on_tpu = callee(prog.call, ctx) in tpu.ESTIMATORS
     configs = {"tf.estimator.RunConfig"} | (tpu.RUN_CONFIGS if on_tpu else set())
     if isinstance(config, cst.Name):
         for i, stmt in enumerate(module.body):
             name, value = assignment(stmt)
+            value = _replaced(value, configs, ctx)
             if name == config.value and callee(value, ctx) in configs:
                 prog.config_node = value
                 prog.removed.add(i)
@@ -100,6 +101,15 @@ def read(module, prog, ctx) -> None:
         if isinstance(listed, (cst.List, cst.Tuple)):
             prog.export_calls += [e.value for e in listed.elements if isinstance(e.value, cst.Call)]
     exporters.serving_functions(module, prog, ctx)
+
+
+def _replaced(value, configs, ctx):
+    """`RunConfig(a=1).replace(b=2)` read as `RunConfig(a=1, b=2)`, the config it makes (tensorflow/models)."""
+    func = value.func if isinstance(value, cst.Call) else None
+    if isinstance(func, cst.Attribute) and func.attr.value == "replace" and isinstance(func.value, cst.Call) \
+            and callee(func.value, ctx) in configs and all(a.keyword is not None for a in value.args):
+        return func.value.with_changes(args=[*func.value.args, *value.args])
+    return value
 
 
 def _cluster(value: cst.Dict, prog) -> None:

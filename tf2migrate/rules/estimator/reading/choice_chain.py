@@ -14,9 +14,9 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.rules.estimator.reading import branch_outside
 from tf2migrate.rules.estimator.reading.main_body import block_lines
 from tf2migrate.rules.estimator.reading.uses import assignment
-from tf2migrate.rules.estimator.syntax.args import Unreadable
 
 EXITS = ("sys.exit", "exit", "quit", "os._exit")
 
@@ -29,25 +29,15 @@ class Chain:
     views: list  # [(original view, updated view, branch length)] for each branch that builds the Estimator
     built: list  # per branch of the chain (if, elifs, else): its position in `views`, or None (an exit branch)
 
+    around: cst.Module = None  # the body the chain stands in, as the other rules left it
+
     def merge(self, converted: list) -> tuple:
-        """(body, marks) from each view's (body, marks): the chain holding each view's converted branch."""
-        i, slices, outside = self.index, [], None
-        for (body, marks), view in zip(converted, self.views):
-            start, end = marks[i], marks[i + view[2]]
-            here = _code(body[:start]) + "\n#\n" + _code(body[end:])
-            if outside is not None and here != outside:
-                raise Unreadable(self.original.test, "the branches of this `if/elif` chain need different Keras "
-                                 "programs outside the chain (model builder, fit calls): convert by hand")
-            outside = here
-            slices.append(body[start:end])
-        (first, marks_a), n_a = converted[0], self.views[0][2]
-        start_a, end_a = marks_a[i], marks_a[i + n_a]
-        body = [*first[:start_a], _rebuild(self.updated, 0, self.built, slices), *first[end_a:]]
-        shift = (end_a - start_a) - 1
-        size = len(self.views[0][0].body) - n_a + 1  # statements of the body around the chain
-        marks = {j: marks_a[j] if j <= i else marks_a[j + n_a - 1] - shift for j in range(size)}
-        marks[size] = len(body)
-        return body, marks
+        """(body, marks) from each view's (body, marks): the chain holding each view's converted branch, the
+        statements outside it taken from the view that converted them (branch_outside.py)."""
+        slices = [body[marks[self.index]:marks[self.index + view[2]]]
+                  for (body, marks), view in zip(converted, self.views)]
+        chain = _rebuild(self.updated, 0, self.built, slices)
+        return branch_outside.merge(converted, self.views, self.index, self.around, self.original.test, chain)
 
 
 def find(original: cst.Module, updated: cst.Module, is_estimator) -> Optional[Chain]:
@@ -72,7 +62,7 @@ def find(original: cst.Module, updated: cst.Module, is_estimator) -> Optional[Ch
                 break
         else:
             if views and not (len(built) == 2 and None not in built):
-                return Chain(i, stmt, new, views, built)
+                return Chain(i, stmt, new, views, built, updated)
     return None
 
 
@@ -113,7 +103,3 @@ def _rebuild(node: cst.If, k: int, built: list, slices: list) -> cst.If:
     elif built[k + 1] is not None:
         orelse = orelse.with_changes(body=orelse.body.with_changes(body=block_lines(slices[built[k + 1]])))
     return node.with_changes(body=body, orelse=orelse)
-
-
-def _code(statements: list) -> str:
-    return cst.Module(body=statements).code

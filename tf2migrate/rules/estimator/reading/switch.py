@@ -12,9 +12,9 @@ from typing import Optional
 
 import libcst as cst
 
+from tf2migrate.rules.estimator.reading import branch_outside
 from tf2migrate.rules.estimator.reading.main_body import block_lines
 from tf2migrate.rules.estimator.reading.uses import assignment
-from tf2migrate.rules.estimator.syntax.args import Unreadable
 
 
 @dataclass
@@ -24,25 +24,18 @@ class Switch:
     updated: cst.If
     views: list  # [(original view, updated view, branch length)] for the `if` branch, then the `else` branch
 
+    around: cst.Module = None  # the body the `if` stands in, as the other rules left it
+
     def merge(self, converted: list) -> tuple:
-        """(body, marks) from the two views' (body, marks): one `if/else` holding each view's branch."""
+        """(body, marks) from the two views' (body, marks): one `if/else` holding each view's branch, the
+        statements outside it taken from the view that converted them (branch_outside.py)."""
         (body_a, marks_a), (body_b, marks_b) = converted
         i, n_a, n_b = self.index, self.views[0][2], self.views[1][2]
-        start_a, end_a, start_b, end_b = marks_a[i], marks_a[i + n_a], marks_b[i], marks_b[i + n_b]
-        outside_a = _code(body_a[:start_a]) + "\n#\n" + _code(body_a[end_a:])
-        if outside_a != _code(body_b[:start_b]) + "\n#\n" + _code(body_b[end_b:]):
-            raise Unreadable(self.original.test, "the two branches of this `if` need different Keras programs "
-                             "outside the branch (model builder, fit calls): convert by hand")
         branch = self.updated.with_changes(
-            body=self.updated.body.with_changes(body=block_lines(body_a[start_a:end_a])),
+            body=self.updated.body.with_changes(body=block_lines(body_a[marks_a[i]:marks_a[i + n_a]])),
             orelse=self.updated.orelse.with_changes(
-                body=self.updated.orelse.body.with_changes(body=block_lines(body_b[start_b:end_b]))))
-        body = [*body_a[:start_a], branch, *body_a[end_a:]]
-        shift = (end_a - start_a) - 1
-        size = len(self.views[0][0].body) - n_a + 1  # statements of the body around the `if`
-        marks = {j: marks_a[j] if j <= i else marks_a[j + n_a - 1] - shift for j in range(size)}
-        marks[size] = len(body)
-        return body, marks
+                body=self.updated.orelse.body.with_changes(body=block_lines(body_b[marks_b[i]:marks_b[i + n_b]]))))
+        return branch_outside.merge(converted, self.views, i, self.around, self.original.test, branch)
 
 
 def find(original: cst.Module, updated: cst.Module, is_estimator) -> Optional[Switch]:
@@ -73,12 +66,8 @@ def _find(original, updated, is_estimator, name=None) -> Optional[Switch]:
         views = [(original.with_changes(body=[*original.body[:i], *old, *original.body[i + 1:]]),
                   updated.with_changes(body=[*updated.body[:i], *upd, *updated.body[i + 1:]]), len(old))
                  for old, upd in branches]
-        return Switch(i, stmt, new, views)
+        return Switch(i, stmt, new, views, updated)
     return None
-
-
-def _code(statements: list) -> str:
-    return cst.Module(body=statements).code
 
 
 def chained(module: cst.Module, is_estimator) -> dict:
@@ -98,9 +87,8 @@ def chained(module: cst.Module, is_estimator) -> dict:
             calls = [value for block in branches for stmt in block.body for _, value in [assignment(stmt)]
                      if is_estimator(value)]
             why = (f"an Estimator chosen in an if/elif chain of {len(branches)} branches: the conversion converts a "
-                   "chain ending in `else` whose branches each build the same-named Estimator from the same model_fn "
-                   "(or a canned one of the same class) or exit (choice_chain.py); write the choice so, or convert by "
-                   "hand")
+                   "chain ending in `else` whose branches each build the same-named Estimator (canned or custom) or "
+                   "exit (choice_chain.py); write the choice so, or convert by hand")
             out.update((id(call), why) for call in calls)
             return False
 

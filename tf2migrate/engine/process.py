@@ -113,6 +113,10 @@ def _may_change(tree, attrs: set, symbols: set, fast: set, reported: set, identi
     from tf2migrate.engine.wake import waking_nodes
     from tf2migrate.rules.idle import estimator_may_act
 
+    from tf2migrate.rules.unconverted.contrib_paths import imports_contrib
+
+    if "contrib" in attrs | symbols and imports_contrib(tree):
+        return True  # an import of tf.contrib is removed or reported, used or not (TFM343/TFM344)
     imports = ImportMap.from_ast(tree)
     wide = package or bool(reported & triggers.shared & identifiers) and estimator_may_act(tree, imports)
     attrs, symbols = attrs & identifiers, (symbols if wide else symbols - fast) & identifiers

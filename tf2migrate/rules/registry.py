@@ -18,6 +18,7 @@ from tf2migrate.rules.keras_target import KerasTarget
 from tf2migrate.rules.make_dataset_iterator import MakeDatasetIterator
 from tf2migrate.rules.reset_state import ResetState
 from tf2migrate.rules.table_plugin import TablePlugin
+from tf2migrate.rules.unconverted.contrib_imports import ContribImports
 from tf2migrate.rules.unconverted.plugin import Unconverted
 from tf2migrate.rules.tables import load_tables
 from tf2migrate.rules.upgrade.casts import Casts
@@ -47,6 +48,7 @@ CODE_RULES = (
     DeviceFunction, ShapeValue, GraphMode,
     LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
     Unconverted,  # reads what the Estimator converter left, so it runs after it
+    ContribImports,  # reads what every rule above left of the tf.contrib imports
     KerasTarget,  # last: switches Keras for a file the rules above changed
 )
 CLAIMED = frozenset(name for cls in CODE_RULES for name in cls.claims)

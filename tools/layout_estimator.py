@@ -169,6 +169,8 @@ TABLE = {
     "made_once": "default_path/made_once",
     "mode_twins": "default_path/mode_twins",
     "imported_model_fn": "program/imported_model_fn",
+    "input_modules": "writing/input_modules",
+    "input_side": "package/input_side",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -145,7 +145,14 @@ def _modules(files: dict) -> dict:
 
 
 def scan(files: dict) -> dict:
-    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others."""
+    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others: the
+    modules of a package (below) and a program's input modules, flat or not (`package_inputs.py`)."""
+    from tf2migrate.engine.package_inputs import input_views
+
+    return input_views(files, _package_views(files))
+
+
+def _package_views(files: dict) -> dict:
     modules = _modules(files)
     deps = {name: set() for name in modules}
     for name, m in modules.items():

@@ -20,10 +20,12 @@ def package_views(candidates) -> tuple:
 
     read_once, packages = {}, {}
     for cand in candidates:
-        if cand.symlink or module_name(cand.path, packages) is None:
+        if cand.symlink:
             continue
+        packaged = module_name(cand.path, packages) is not None
         data, failure = read(cand.path)
-        if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
+        # the only files the pre-pass reads (others: read again): a program, or an input module (package_inputs.py)
+        if failure is None and (b"stimator" in data and (packaged or b"import" in data) or b"get_next" in data):
             read_once[cand.path] = data
     return Views(dict(read_once), packages), read_once
 

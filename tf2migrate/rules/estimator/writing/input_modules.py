@@ -74,9 +74,13 @@ def uses(tree: ast.Module, module_name: str, owner: str, name: str) -> tuple:
 
 def blocker(ctx, nb, fn: cst.FunctionDef, shown_name: str) -> Optional[str]:
     """Why the input module could not return `fn`'s dataset for this program (None: it will, or need not)."""
-    if not iterates(fn):
-        return None
     where = built_elsewhere.shown(ctx, nb.path)
+    if not iterates(fn):
+        inner = _iterating_callee(nb, fn)
+        return None if inner is None else (
+            f"`{shown_name}` (in {where}) returns what `{inner}` gives, an iterator's tensors (`...get_next()`), which "
+            "Keras' fit/evaluate/predict would read as one batch: let the input function return its tf.data.Dataset, "
+            "then run again")
     if returning_dataset(fn, nb.ctx, []) is None:
         return (f"`{shown_name}` (in {where}) returns an iterator's tensors (`...get_next()`), which Keras' fit/"
                 "evaluate/predict would read as one batch, and not in a form the conversion rewrites: let it "
@@ -92,6 +96,20 @@ def blocker(ctx, nb, fn: cst.FunctionDef, shown_name: str) -> Optional[str]:
     if not nb.ctx.allowed(fn, CODE):
         return (f"`{shown_name}` (in {where}) returns an iterator's tensors, and a skip comment or --ignore keeps "
                 f"{CODE} from returning its dataset there: Keras would read one batch")
+    return None
+
+
+def _iterating_callee(nb, fn) -> Optional[str]:
+    """A function of the input module that `fn` calls, directly or through others, and that reads an iterator."""
+    seen, todo = {fn.name.value}, [fn]
+    while todo:
+        for name in sorted(kept_source.names_in(todo.pop()) - seen):
+            callee = nb.defs.get(name)
+            if isinstance(callee, cst.FunctionDef):
+                if iterates(callee):
+                    return name
+                seen.add(name)
+                todo.append(callee)
     return None
 
 

@@ -1,10 +1,10 @@
-"""TFM343-TFM344: an import of `tensorflow.contrib` left in the output, which TF2 cannot import.
+"""TFM343: an import of `tensorflow.contrib` left in the output, which TF2 cannot import.
 
 TF2 has no `tf.contrib`: `from tensorflow.contrib import summary` raises ModuleNotFoundError when the module is
 imported, whatever else converted. The tables rename what a program reaches through such an import and the
 engine then drops the import; what is left after every rule is either unused (it was unused in the input too:
-removed here, with a note, TFM344) or still used by what no rule converts (reported here, TFM343, even where no
-other finding names the module: `import tensorflow.contrib.slim as slim`).
+removed here, with a note) or still used by what no rule converts (reported here, an error, even where no other
+finding names the module: `import tensorflow.contrib.slim as slim`).
 """
 from __future__ import annotations
 
@@ -18,23 +18,17 @@ from tf2migrate.rules.unconverted.contrib_paths import contrib_paths, imports_co
 
 INFOS = (
     RuleInfo(
-        code="TFM343", name="contrib-import-left", fix="report only", severity=Severity.ERROR,
-        summary="an import of tensorflow.contrib still used after the rewrite (ModuleNotFoundError in TF2)",
+        code="TFM343", name="contrib-import-left", fix="partial", severity=Severity.ERROR,
+        summary="an import of tensorflow.contrib left after the rewrite: removed when unused, else reported "
+                "(ModuleNotFoundError in TF2)",
         message="tf.contrib import left",
         why="TF 2.0 removed tf.contrib: a module that imports from it stops at that import (ModuleNotFoundError), "
-            "whatever else converted. The rewrite converts what it knows of contrib where it is used; an import "
-            "whose names are still used afterwards (slim, contrib.layers, contrib.training, ...) is reported "
-            "here, on its own line, so that a program that cannot start is never written in silence. Replace "
-            "what it gives (Keras layers, TF Addons, a copy of the code you need) and remove the import.",
-        before="import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\n"
-               "net = slim.fully_connected(tf.zeros([2, 3]), 4)\n"),
-    RuleInfo(
-        code="TFM344", name="contrib-import-unused", fix="automatic", severity=Severity.INFO,
-        summary="an unused import of tensorflow.contrib is removed (TF2 cannot import it)",
-        message="unused tf.contrib import removed: TF2 has no tf.contrib",
-        why="TF 2.0 removed tf.contrib, so the import alone would stop the program (ModuleNotFoundError). "
-            "Nothing in the module uses it (the TPU templates import `tensorflow.contrib.summary` and never "
-            "call it): it goes, and this note says so.",
+            "whatever else converted. The rewrite converts what it knows of contrib where it is used, and the "
+            "engine then drops the import. One that nothing uses (the TPU templates import "
+            "`tensorflow.contrib.summary` and never call it) is removed, with a note. One whose names are still "
+            "used afterwards (slim, contrib.layers, contrib.training, ...) is reported as an error on its own line, "
+            "so that a program that cannot start is never written in silence: replace what it gives (Keras "
+            "layers, TF Addons, a copy of the code you need) and remove the import.",
         before="import tensorflow as tf\nfrom tensorflow.contrib import summary\n\nx = tf.zeros([2])\n",
         after="import tensorflow as tf\n\nx = tf.zeros([2])\n"),
 )
@@ -49,7 +43,7 @@ class ContribImports(Plugin):
 
     def leave_module(self, original, updated):
         ctx = self.ctx
-        if ctx.tree is None or not (ctx.selection.enabled("TFM343") or ctx.selection.enabled("TFM344")):
+        if ctx.tree is None or not ctx.selection.enabled("TFM343"):
             return updated
         found = [n for n in ast.walk(ctx.tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and contrib_paths(n)]
         if not found:
@@ -62,7 +56,8 @@ class ContribImports(Plugin):
                 continue  # its uses were all rewritten: the engine drops the import
             if not any(after.get(name, 0) for name in bound) and _top_level(node, ctx.tree) \
                     and not _binds_more_than_contrib(node, ctx.tree):
-                if ctx.report(node, "TFM344", f"`{_shown(node)}` is unused and TF2 has no tf.contrib: removed"):
+                if ctx.report(node, "TFM343", f"`{_shown(node)}` is unused and TF2 has no tf.contrib: removed",
+                              severity=Severity.INFO):
                     gone.append(ast.unparse(node))
                 continue
             used = sorted(name for name in bound if after.get(name, 0))

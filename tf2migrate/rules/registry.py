@@ -31,6 +31,7 @@ from tf2migrate.rules.upgrade.image_resize import ImageResize
 from tf2migrate.rules.upgrade.initializers import Initializers
 from tf2migrate.rules.upgrade.loss_reduction import LossReduction
 from tf2migrate.rules.upgrade.iterators import DatasetIterators
+from tf2migrate.rules.upgrade.learning_phase import LearningPhase
 from tf2migrate.rules.upgrade.morphology import Morphology
 from tf2migrate.rules.upgrade.name_scope import NameScope
 from tf2migrate.rules.upgrade.pool_seed import PoolSeed
@@ -48,6 +49,7 @@ CODE_RULES = (
     DeviceFunction, ShapeValue, GraphMode,
     LossReduction,  # keeps its edit only where the Estimator converter left the call: after it
     Unconverted,  # reads what the Estimator converter left, so it runs after it
+    LearningPhase,  # removes the call only where the Estimator converter made the program Keras: after it
     ContribImports,  # reads what every rule above left of the tf.contrib imports
     KerasTarget,  # last: switches Keras for a file the rules above changed
 )

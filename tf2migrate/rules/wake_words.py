@@ -79,6 +79,7 @@ WAKE = {
                                                "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
                                                "BaselineClassifier", "BaselineRegressor"})),
     "unconverted": (frozenset(), UNCONVERTED),
+    "learning_phase": (frozenset(), frozenset({"set_learning_phase"})),
     "contrib_imports": (frozenset(), frozenset({"contrib"})),  # and any import of it (engine/process.py asks)
     "keras_target": (frozenset(), frozenset()),   # acts in leave_module, on files another rule changed
 }

@@ -177,6 +177,8 @@ TABLE = {
     "closure_elsewhere": "program/closure_elsewhere",
     "star_import": "program/star_import",
     "model_fn_users": "package/model_fn_users",
+    "input_modules": "writing/input_modules",
+    "input_side": "package/input_side",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

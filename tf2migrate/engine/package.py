@@ -184,8 +184,15 @@ def package_root(path: str, packages: dict) -> str:
 
 
 def scan(files: dict) -> dict:
-    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others.
-    Each root is its own program: two copies of a trainer package in one run (`a/trainer/`, `b/trainer/`)
+    """`{path: text}` of the files of a run -> `{path: PackageView}` for the files that depend on others: the
+    modules of a package (below) and a program's input modules, flat or not (`package_inputs.py`)."""
+    from tf2migrate.engine.package_inputs import input_views
+
+    return input_views(files, _package_views(files))
+
+
+def _package_views(files: dict) -> dict:
+    """Each root is its own program: two copies of a trainer package in one run (`a/trainer/`, `b/trainer/`)
     have the same dotted names, and one must never read the other's modules (found by bench/fuzz_inputs.py:
     a module of one copy was read in place of the other's, so the first run blocked and a second converted)."""
     roots, packages = {}, {}
@@ -198,9 +205,8 @@ def scan(files: dict) -> dict:
 
 
 def _scan_root(files: dict) -> dict:
-    """`scan` of the files of one root, where dotted names are unique: the modules of its packages, then the
-    scripts of the root's own folder (no `__init__.py`), read as one package (two folders' `model.py` are two
-    modules)."""
+    """The views of one root, where dotted names are unique: the modules of its packages, then the scripts of
+    the root's own folder (no `__init__.py`), read as one package (two folders' `model.py` are two modules)."""
     views = _views(_modules(files))
     scripts = {path: text for path, text in files.items()
                if "stimator" in text and module_name(path) is None and script_name(path) is not None}

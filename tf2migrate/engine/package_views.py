@@ -21,8 +21,10 @@ def package_views(candidates) -> tuple:
     for cand in candidates:
         if cand.symlink or (module_name(cand.path, packages) is None and script_name(cand.path) is None):
             continue
+        packaged = module_name(cand.path, packages) is not None
         data, failure = read(cand.path)
-        if failure is None and b"stimator" in data:  # the only files the pre-pass reads (others: read again)
+        # the only files the pre-pass reads (others: read again): a program, or an input module (package_inputs.py)
+        if failure is None and (b"stimator" in data and (packaged or b"import" in data) or b"get_next" in data):
             read_once[cand.path] = data
     return Views(dict(read_once), packages), read_once
 

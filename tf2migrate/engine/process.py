@@ -111,6 +111,8 @@ def _may_change(tree, attrs: set, symbols: set, fast: set, reported: set, identi
     where the Estimator converter, which shares them, may act (rules/idle.py)."""
     from tf2migrate.engine.wake import waking_nodes
 
+    if active().acts_on_imports(tree, attrs | symbols):
+        return True  # e.g. an import of tf.contrib is removed or reported, used or not (TFM343)
     imports = ImportMap.from_ast(tree)
     wide = package or bool(reported & triggers.shared & identifiers) and active().shared_words_count(tree, imports)
     attrs, symbols = attrs & identifiers, (symbols if wide else symbols - fast) & identifiers

@@ -38,6 +38,9 @@ class RuleSet(Protocol):
     def shared_words_count(self, tree, imports) -> bool:
         """May a rule act here that shares the `ast`-answered rules' words (`process._may_change`)?"""
 
+    def acts_on_imports(self, tree, words: set) -> bool:
+        """Does a rule act on this file's imports alone, wherever they are used (`process._may_change`)?"""
+
     def load(self) -> None:
         """Import every rule now (before workers fork, so they inherit them)."""
 

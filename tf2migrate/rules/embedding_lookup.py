@@ -1,6 +1,8 @@
 """TFM205/TFM206: `tf.nn.embedding_lookup(_sparse)` and TF1's `partition_strategy`."""
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
@@ -25,7 +27,9 @@ class EmbeddingLookupStrategy(Plugin):
     argument for it; tf_upgrade_v2 drops the argument with a warning, which silently changes which
     shard serves which id and so breaks restored checkpoints. A call relying on the default is
     reported (TFM205), never changed: keep the TF1 layout by re-partitioning the checkpoint, or
-    confirm the params are not partitioned.
+    confirm the params are not partitioned. Params that are one variable made in the same function
+    (`get_variable` without a partitioner, `tf.Variable`), in a file that names no partitioner, are
+    not partitioned: both layouts read the same rows, and nothing is reported.
 
     TF2's `tf.nn.embedding_lookup(params, ids, max_norm, name)` also reads TF1's later arguments
     differently: a positional `"div"` would be taken for `max_norm`, and `partition_strategy=` or
@@ -65,7 +69,7 @@ class EmbeddingLookupStrategy(Plugin):
             return updated
         kept = KEPT[canonical]
         strategy = strategy_of(updated, canonical)
-        if strategy is None or _is_mod(strategy.value):
+        if strategy is None and not unpartitioned(self.ctx, original) or strategy is not None and _is_mod(strategy.value):
             self.ctx.report(original, "TFM205")
         if literal.startswith("tf.compat.v1."):
             return updated  # TF1's own function: TF1's arguments
@@ -98,6 +102,29 @@ def strategy_of(call: cst.Call, canonical: str):
     args = [a for a in call.args if a.keyword is None]
     kept = KEPT[canonical]
     return keyword(call, "partition_strategy") or (args[kept] if len(args) > kept else None)
+
+
+def unpartitioned(ctx, call: cst.Call) -> bool:
+    """Are the params one variable that no partitioner can cut, so "mod" and "div" read the same rows? A name
+    assigned once, in the function around the call, from `get_variable(...)` without `partitioner=` (or from
+    `tf.Variable(...)`), in a file that names no partitioner at all (a variable_scope's would reach it)."""
+    params = call.args[0].value if call.args and call.args[0].keyword is None else None
+    place = ctx.positions.place(call) if isinstance(params, cst.Name) and ctx.tree is not None else None
+    if place is None or "partitioner" in ctx.text:
+        return False
+    scope = ctx.tree
+    for fn in ast.walk(ctx.tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.lineno <= place.line <= fn.end_lineno \
+                and (scope is ctx.tree or fn.lineno > scope.lineno):
+            scope = fn
+    values = [node.value for node in ast.walk(scope) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+              and any(isinstance(t, ast.Name) and t.id == params.value
+                      for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+    if len(values) != 1 or not isinstance(values[0], ast.Call):
+        return False
+    made = ctx.imports.ast_canonical(values[0].func) or ""
+    return made in ("tf.get_variable", "tf.Variable") and not any(k.arg in ("partitioner", None)
+                                                                  for k in values[0].keywords)
 
 
 def _is_mod(value: cst.BaseExpression) -> bool:

@@ -84,7 +84,7 @@ CANNED = frozenset({"DNNClassifier", "DNNRegressor", "LinearClassifier", "Linear
                     "BaselineRegressor"})
 _E = "TFM301 TFM302 TFM303 TFM304 TFM305 TFM306 TFM307 TFM308 TFM309 TFM310 TFM311 TFM312 TFM313 TFM314 TFM315 " \
      "TFM316 TFM317 TFM319 TFM318 TFM320 TFM321 TFM336 TFM333 TFM335 TFM323 TFM324 TFM325 TFM327 TFM326 TFM330 " \
-     "TFM331 TFM322 TFM348 TFM349"
+     "TFM331 TFM322 TFM348 TFM349 TFM345"
 
 RULES = (
     Rule("make_dataset_iterator", "make_dataset_iterator:MakeDatasetIterator", "TFM108",
@@ -142,6 +142,11 @@ RULES = (
     # reads what the Estimator converter left, so it runs after it
     Rule("unconverted", "unconverted.plugin:Unconverted", "TFM350 TFM351 TFM352 TFM340 TFM341", words=UNCONVERTED,
          ast=Ast.ANSWERS, shared=True),
+    # removes the call only where the Estimator converter made the program Keras: after it
+    Rule("learning_phase", "upgrade.learning_phase:LearningPhase", "TFM344", words=_names("set_learning_phase")),
+    # reads what every rule above left of the tf.contrib imports
+    Rule("contrib_imports", "unconverted.contrib_imports:ContribImports", "TFM343", words=_names("contrib"),
+         reads=Reads.MODULE),
     # last: switches Keras for a file the rules above changed
     Rule("keras_target", "keras_target:KerasTarget", "", reads=Reads.MODULE, acts=Acts.ON_CHANGED),
 )

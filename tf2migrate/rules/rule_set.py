@@ -56,6 +56,12 @@ class ManifestRules:
 
         return estimator_may_act(tree, imports)
 
+    def acts_on_imports(self, tree, words: set) -> bool:
+        """An import of tf.contrib is removed or reported, used or not (TFM343, unconverted/contrib_imports.py)."""
+        from tf2migrate.rules.unconverted.contrib_paths import imports_contrib
+
+        return "contrib" in words and imports_contrib(tree)
+
     def load(self) -> None:
         import tf2migrate.rules.registry  # noqa: F401
 

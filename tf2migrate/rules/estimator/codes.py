@@ -8,6 +8,7 @@ from tf2migrate.rules.estimator import examples
 INFO = Severity.INFO
 WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335", "TFM349"}  # notes of a converted program that a user must read
 NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
+NO_EXAMPLE |= {"TFM345"}  # two modules given together: its examples are tests/test_input_modules.py
 
 
 def _info(code, name, summary, message, why, fix="automatic", severity=INFO, example=None):
@@ -301,4 +302,14 @@ INFOS = (
           "builds them stays) and this warning names the function. Logging and profiling hooks change no number; "
           "a hook that stops training, saves checkpoints or changes the model must be written as a "
           "tf.keras.callbacks.Callback.", severity=Severity.WARNING, fix="report only", example="TFM349"),
+    _info("TFM345", "input-fn-module-returns-dataset", "an input function of another module given with the program "
+          "returns its dataset, not an iterator's tensors", "the input function returns its dataset: Keras iterates it",
+          "TF's get-started iris_data.py, beside premade_estimator.py, returns `dataset.make_one_shot_iterator()"
+          ".get_next()` from its input functions. The Estimator accepted those tensors; Keras' fit takes them as one "
+          "batch of x (DenseFeatures: 'We expected a dictionary here'), so the converted program could not run. "
+          "Given with the program (the folder, or the package), that module's rewrite makes such a function "
+          "return its dataset, exactly when the program converts and uses the function only as input_fn= (nothing "
+          "else calls it; one program per function). The program notes it at the call; where the module could "
+          "not follow (another caller, another shape), the program blocks (TFM302) with that cause. Given alone, "
+          "the program keeps TFM331's warning."),
 )

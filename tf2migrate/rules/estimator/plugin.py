@@ -92,6 +92,10 @@ class EstimatorToKeras(Plugin):
             built_elsewhere.not_in_a_switch(progs)
         if prog is None:  # a helper another module trains (helper_side.py), or one it could not read
             done = helper_side.convert(self, original, updated)
+            if done is None:  # a module of input functions beside a program (input_side.py)
+                from tf2migrate.rules.estimator.package import input_side
+
+                done = input_side.convert(self, original, updated)
             if done is not None or not_converted_report.report_foreign(ctx):
                 return done or updated
             sw, prog = None, analyze.elsewhere(original, ctx)

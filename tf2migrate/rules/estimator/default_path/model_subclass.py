@@ -25,6 +25,7 @@ from tf2migrate.rules.estimator.shim_path import training_flag
 from tf2migrate.rules.estimator.syntax.args import Unreadable
 from tf2migrate.rules.estimator.syntax.kept_source import names_in
 
+SUMMARY_DROPPED = "TF1 summary dropped (the steps write none): use tf.keras.callbacks.TensorBoard, or tf.summary in a callback"
 SPEC_KEYS = {"mode", "predictions", "loss", "train_op", "eval_metric_ops", "training_hooks"}
 
 
@@ -69,8 +70,11 @@ def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     `outer`: name -> Optimizer made outside the model_fn, by its builder); raises Unreadable with the reason."""
     defs = defs or {}
     fn = model.node
-    runs = _runs(fn, ctx)
+    dropped: list = []
+    runs = _runs(fn, ctx, dropped)
     env = setup_statements.Env(ctx, defs, params, outer)
+    for summary in {id(s): s for s in dropped}.values():  # the model_fn's own summaries: Keras writes none
+        env.notes.append((summary, "TFM306", SUMMARY_DROPPED))
     result = _train(fn, runs["TRAIN"], env, ctx, defs)
     forward = {id(s) for s in result.forward}
     result.twins = {k: t for k, t in mode_twins.find(runs).items() if id(t) in forward}  # `training=True`/`False`
@@ -91,11 +95,12 @@ def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     return result
 
 
-def _runs(fn, ctx) -> dict:
-    """mode -> (the statements the model_fn runs in it, the arguments of the spec it returns)."""
+def _runs(fn, ctx, dropped: list) -> dict:
+    """mode -> (the statements the model_fn runs in it, the arguments of the spec it returns); the TF1 summaries
+    left out go to `dropped`."""
     runs = {}
     for mode in modes.MODES:
-        stmts, returned = modes.specialize(list(fn.body.body), mode, ctx)
+        stmts, returned = modes.specialize(list(fn.body.body), mode, ctx, dropped=dropped)
         for key in set(returned or ()) - SPEC_KEYS - {"export_outputs"}:
             raise Unreadable(returned[key], f"EstimatorSpec({key}=...) in a model_fn converted to a Keras Model "
                              "subclass: convert by hand")

@@ -126,7 +126,8 @@ def statements(kind, var, prog, ctx, w, partitioner) -> list:
         expr = prog.strategy_expr
         keep = (isinstance(expr, cst.Call) and ctx.resolve(expr.func)[1] in ("tf.distribute.MirroredStrategy",)
                 and expr.args)
-        made = templates.call(tf("tf.distribute.MirroredStrategy"), [w.arg(a) for a in expr.args] if keep else [])
+        args = [w.arg(a) for a in expr.args] if keep else _contrib_devices(expr, ctx, w)
+        made = templates.call(tf("tf.distribute.MirroredStrategy"), args)
         return [templates.fitted("{var} = {call}", w, var=var, call=made)]
     if kind is StrategyKind.MULTI_WORKER:
         return [templates.statement("{var} = {strategy}()", w, var=var,
@@ -137,6 +138,25 @@ def statements(kind, var, prog, ctx, w, partitioner) -> list:
     return [templates.statement("{r} = {resolver}()", w, r=r, resolver=resolver),
             templates.statement(SERVE, w, r=r, server=tf("tf.distribute.Server")),
             templates.fitted("{var} = {call}", w, var=var, call=made)]
+
+
+CONTRIB_MIRRORED = ("devices", "num_gpus", "num_gpus_per_worker", "cross_device_ops", "auto_shard_dataset",
+                   "cross_tower_ops")
+
+
+def _contrib_devices(expr, ctx, w) -> list:
+    """The arguments of contrib's MirroredStrategy that TF2's takes: its `devices` and `cross_device_ops` (named
+    `cross_tower_ops` before), by keyword. A GPU count (`num_gpus`) has no TF2 argument: the tables report it
+    (TFM105), and the strategy then mirrors on every local GPU."""
+    if not (isinstance(expr, cst.Call) and expr.args
+            and ctx.resolve(expr.func)[1] == "tf.contrib.distribute.MirroredStrategy"):
+        return []
+    try:
+        bound = bind(expr, CONTRIB_MIRRORED, "tf.contrib.distribute.MirroredStrategy")
+    except Unreadable:
+        return []
+    renamed = {"devices": "devices", "cross_device_ops": "cross_device_ops", "cross_tower_ops": "cross_device_ops"}
+    return [templates.arg(w.text(v), renamed[k]) for k, v in bound.items() if k in renamed]
 
 
 SERVE = '''if {r}.task_type in ("worker", "ps"):

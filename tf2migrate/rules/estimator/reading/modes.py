@@ -65,12 +65,13 @@ def value(test, mode: str, ctx) -> Optional[bool]:
     return None
 
 
-def specialize(body, mode: str, ctx, specs=None):
+def specialize(body, mode: str, ctx, specs=None, dropped=None):
     """(statements run in `mode`, the returned EstimatorSpec's arguments or None if it does not return).
-    Mode asserts and TF1 summaries are left out; raises Unreadable for a return that is no EstimatorSpec.
-    A spec may be assigned to a name first (`output_spec = EstimatorSpec(...)`, then `return output_spec`):
-    `specs` holds those the run assigned so far."""
+    Mode asserts and TF1 summaries are left out (the summaries' calls added to `dropped`, for the finding that
+    says so); raises Unreadable for a return that is no EstimatorSpec. A spec may be assigned to a name first
+    (`output_spec = EstimatorSpec(...)`, then `return output_spec`): `specs` holds those the run assigned so far."""
     out, specs = [], {} if specs is None else specs
+    dropped = [] if dropped is None else dropped
     for stmt in body:
         if spec.is_docstring(stmt):
             continue
@@ -78,14 +79,14 @@ def specialize(body, mode: str, ctx, specs=None):
             taken = value(stmt.test, mode, ctx)
             if taken is not None:
                 branch = stmt.body.body if taken else _orelse(stmt.orelse)
-                inner, returned = specialize(branch, mode, ctx, specs)
+                inner, returned = specialize(branch, mode, ctx, specs, dropped)
                 out += inner
                 if returned is not None:
                     return out, returned
                 continue
         plain = _plain_branch(stmt, ctx)
         if plain is not None:  # `if params["use_tpu"]: return TPUEstimatorSpec(...) else: return EstimatorSpec(...)`
-            inner, returned = specialize(plain, mode, ctx, specs)
+            inner, returned = specialize(plain, mode, ctx, specs, dropped)
             return out + inner, returned
         small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
@@ -102,6 +103,7 @@ def specialize(body, mode: str, ctx, specs=None):
         if isinstance(small, cst.Assert) and spec.on_mode_only(small.test, ctx):
             continue
         if isinstance(small, cst.Expr) and spec.is_summary(small.value, ctx):
+            dropped.append(small)
             continue
         out.append(stmt)
     return out, None

@@ -16,11 +16,13 @@ from tf2migrate.engine.emit import source
 from tf2migrate.engine.imports import dotted
 from tf2migrate.rules.estimator.planning import callbacks, exporters, hooks
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
+from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.program.parts import SPEC_PARAMS
 from tf2migrate.rules.estimator.reading.uses import EXPORTS, METHODS, input_fn_name, method_of
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind, literal
 from tf2migrate.rules.estimator.syntax.kept_source import names_in
+from tf2migrate.rules.estimator.writing import input_modules
 
 
 # values that are data, never an input function: `predict(X_test)` given an array (Hands-On ML's misuse)
@@ -101,6 +103,16 @@ class Runs:
         name = dotted(func) if func is not None else None
         binding = self.ctx.imports.bindings.get(name.partition(".")[0]) if name else None
         if binding is None or binding.assigned or self.ctx.resolve(func)[1] is not None:
+            return
+        found = input_modules.owner_of(self.ctx, func)  # given with this module: read there
+        if found is not None:
+            why = input_modules.blocker(self.ctx, *found, name)
+            if why is not None:
+                raise Unreadable(place, why)
+            if input_modules.iterates(found[1]):
+                self.notes.append((place, input_modules.CODE, f"`{name}` returns its dataset in "
+                                   f"{built_elsewhere.shown(self.ctx, found[0].path)}, rewritten with this program "
+                                   "(it returned an iterator's tensors, which Keras would read as one batch)"))
             return
         self.notes.append((place, "TFM331", f"`{name}` comes from another module, which this conversion does not "
                            "read: Keras iterates what it returns, so it must return its tf.data.Dataset; if it "

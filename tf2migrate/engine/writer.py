@@ -9,9 +9,12 @@ disk since it was read, nothing is written (another tool got there first).
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import signal
 import stat
+import threading
 
 
 class WriteProblem(Exception):
@@ -47,6 +50,25 @@ def open_regular(path: str, flags: int = os.O_RDONLY):
 
 
 def write_atomic(path: str, data: bytes, expected_old: bytes) -> None:
+    with _interrupts_held():
+        _write(path, data, expected_old)
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Ctrl-C (or a TERM) during a write arrives once it is done: an interrupt raised inside `mkstemp`, or between
+    it and the `try` that removes the temporary file, left a `.tf2migrate-*.tmp` beside the user's file."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+def _write(path: str, data: bytes, expected_old: bytes) -> None:
     if not os.access(path, os.W_OK):
         raise WriteRefused("this user may not write the file (read-only, or another user's)")
     try:

@@ -79,3 +79,17 @@ def test_an_operator_chain_too_long_for_libcst_is_rewritten_by_splices():
     result = rewrite_text(text, "chain.py", Selection(source="tf1"))
     assert result.code == text.replace("tf.to_float(x0)", "tf.cast(x0, dtype=tf.float32)")
     assert [d.code for d in result.diagnostics] == ["TFM652"]
+
+
+def test_a_tf_contrib_use_without_a_contrib_import_takes_the_splice_path():
+    """The contrib-imports rule (TFM343) acts only on a file that imports tf.contrib: `tf.contrib.X` alone, in
+    most of tensor2tensor, is a table edit and no reason for LibCST (it sent 39 t2t files there)."""
+    used = HEAD + "y = tf.contrib.layers.flatten(tf.to_float(x))\n"
+    imported = "from tensorflow.contrib import layers\n" + used
+    before = sum(table_only.SPLICED.values())
+    rewrite_text(used, "x.py", Selection(source="tf1"))
+    assert sum(table_only.SPLICED.values()) == before + 1
+    rewrite_text(imported, "x.py", Selection(source="tf1"))
+    assert sum(table_only.SPLICED.values()) == before + 1  # the import needs the rule: LibCST
+    _same(imported, "x.py", Selection(source="tf1"))
+    _same(used, "x.py", Selection(source="tf1"))

@@ -25,6 +25,11 @@ FALLBACKS: Counter = Counter()  # files the splice path gave to LibCST, by reaso
 SPLICED: Counter = Counter()  # files it rewrote: "changed" or "unchanged"
 
 
+# rules that act only where their `reads_whole_module` is true, which sends the file to LibCST below: their words
+# alone (`contrib` in every `tf.contrib.X` of tensor2tensor) must not
+_WHOLE_MODULE_ONLY = frozenset({"contrib_imports"})
+
+
 @functools.lru_cache(maxsize=None)
 def _code_triggers():
     """The wake words with the tables' taken out, and those of the code rules the splice path answers
@@ -34,7 +39,7 @@ def _code_triggers():
 
     attrs, symbols = set(), set()
     for rule, (a, s) in WAKE.items():
-        if rule not in FAST and rule not in code_splice.RULES:
+        if rule not in FAST and rule not in code_splice.RULES and rule not in _WHOLE_MODULE_ONLY:
             attrs |= a
             symbols |= s
     # only these words can wake a code rule here (`Triggers.wakes` finds no table name): the scan keeps no other

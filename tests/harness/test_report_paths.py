@@ -57,7 +57,7 @@ def test_a_report_that_cannot_be_written_over_is_refused(seed_pair, tmp_path):
 def test_a_report_that_fails_after_the_run_is_one_line_and_exit_2(seed_pair, tmp_path, monkeypatch):
     """A disk that fills during the run: the verdict is printed, then one line and the usage/I/O code 2, never
     a traceback and DIVERGED's 1."""
-    from tf2migrate.harness import report
+    from tf2migrate.harness.report import report
 
     def full(*args, **kw):
         raise OSError(28, "No space left on device", str(tmp_path / "x.json"))

@@ -37,6 +37,7 @@ class Acts(enum.Enum):
     ON_RUN_CALL = "only where a strategy's `run` is called (`idle.RUN_CALL`)"  # `wake_words.RUN_RULES`
     ON_ESTIMATOR = "only where an Estimator is built or trained (`idle.estimator_may_act`)"
     ON_CHANGED = "only on a file another rule changed"
+    ON_IMPORT = "only on a file that imports what its words name (`RuleSet.acts_on_imports`)"
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ RULES = (
     Rule("learning_phase", "upgrade.learning_phase:LearningPhase", "TFM344", words=_names("set_learning_phase")),
     # reads what every rule above left of the tf.contrib imports
     Rule("contrib_imports", "unconverted.contrib_imports:ContribImports", "TFM343", words=_names("contrib"),
-         reads=Reads.MODULE),
+         reads=Reads.MODULE, acts=Acts.ON_IMPORT),
     # last: switches Keras for a file the rules above changed
     Rule("keras_target", "keras_target:KerasTarget", "", reads=Reads.MODULE, acts=Acts.ON_CHANGED),
 )

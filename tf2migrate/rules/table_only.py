@@ -25,21 +25,19 @@ FALLBACKS: Counter = Counter()  # files the splice path gave to LibCST, by reaso
 SPLICED: Counter = Counter()  # files it rewrote: "changed" or "unchanged"
 
 
-# rules that act only where their `reads_whole_module` is true, which sends the file to LibCST below: their words
-# alone (`contrib` in every `tf.contrib.X` of tensor2tensor) must not
-_WHOLE_MODULE_ONLY = frozenset({"contrib_imports"})
-
-
 @functools.lru_cache(maxsize=None)
 def _code_triggers():
     """The wake words with the tables' taken out, and those of the code rules the splice path answers
     (rules/code_splice.py): what wakes a code rule that needs LibCST."""
     from tf2migrate.rules import code_splice
+    from tf2migrate.rules.manifest import BY_NAME, Acts
     from tf2migrate.rules.wake_words import FAST, WAKE, triggers
 
     attrs, symbols = set(), set()
     for rule, (a, s) in WAKE.items():
-        if rule not in FAST and rule not in code_splice.RULES and rule not in _WHOLE_MODULE_ONLY:
+        # an `Acts.ON_IMPORT` rule's import makes its `reads_whole_module` true, which sends the file to LibCST
+        # below: its words alone (`contrib` in every `tf.contrib.X` of tensor2tensor) must not
+        if rule not in FAST and rule not in code_splice.RULES and BY_NAME[rule].acts is not Acts.ON_IMPORT:
             attrs |= a
             symbols |= s
     # only these words can wake a code rule here (`Triggers.wakes` finds no table name): the scan keeps no other

@@ -11,6 +11,8 @@ was seen (not equivalent, and not an error of the tool); 2 usage error, includin
 machine cannot keep off the network without `--allow-network`; 3 a program failed or timed out (the tail
 of its output is printed).
 """
+import importlib
+
 import click
 
 from tf2migrate.cli import output
@@ -150,7 +152,7 @@ def _check_reports(reports):
             raise click.UsageError(problem)
     if reports.get("--plot"):
         try:
-            import matplotlib  # noqa: F401 - the optional extra `tf2migrate[plot]`
+            importlib.import_module("matplotlib")  # the optional extra `tf2migrate[plot]`
         except ImportError as e:
             raise click.UsageError(f"--plot needs matplotlib (pip install 'tf2migrate[plot]'): {e}") from None
 

@@ -11,7 +11,10 @@ import ast
 from dataclasses import dataclass, field
 
 from tf2migrate.engine.ast_index import nodes
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:  # annotations only: the pre-pass uses this module without LibCST
+    import libcst as cst
 
 
 COMPAT = ("compat.v1.", "compat.v2.")

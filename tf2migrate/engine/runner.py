@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import importlib
 import os
 import sys
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ _INHERITED: dict = {}  # what `_Early`'s forked workers inherit
 
 
 def _prefetch() -> None:
-    import tf2migrate.engine.apply  # noqa: F401 - LibCST and the rules
+    importlib.import_module("tf2migrate.engine.apply")  # loaded for LibCST, before the workers fork
     active().load()
 
 

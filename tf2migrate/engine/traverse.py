@@ -80,10 +80,6 @@ class Traversal(cst.CSTTransformer):
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._not_refs.add(id(node.name))
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if isinstance(node.target, cst.Name):  # `tf1 = tf.compat.v1` binds tf1, it does not use it
-            self._not_refs.add(id(node.target))
-
     def visit_Param(self, node: cst.Param) -> None:
         self._not_refs.add(id(node.name))
 

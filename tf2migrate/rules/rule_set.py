@@ -5,6 +5,8 @@ words (`wake_words.py`, read from `manifest.py`).
 """
 from __future__ import annotations
 
+import importlib
+
 
 class ManifestRules:
     """Answers the engine's questions from `manifest.py`, `registry.py` and the tables."""
@@ -63,7 +65,7 @@ class ManifestRules:
         return "contrib" in words and imports_contrib(tree)
 
     def load(self) -> None:
-        import tf2migrate.rules.registry  # noqa: F401
+        importlib.import_module("tf2migrate.rules.registry")  # every rule module, imported by the registry
 
 
 RULES = ManifestRules()

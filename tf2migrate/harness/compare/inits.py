@@ -36,7 +36,7 @@ def describe(a, initializer=None):
     if flat.size == 0:
         return "empty"
     if is_constant(a):
-        return "all zeros" if flat[0] == 0 else (f"all ones" if flat[0] == 1 else f"constant {flat[0]:.6g}")
+        return "all zeros" if flat[0] == 0 else ("all ones" if flat[0] == 1 else f"constant {flat[0]:.6g}")
     family = f"~ {initializer}, " if initializer else "random, "
     return f"{family}mean {flat.mean():.3g}, std {flat.std():.3g}, range [{flat.min():.3g}, {flat.max():.3g}]"
 

@@ -108,7 +108,7 @@ def main(argv):
         how = _unshare(network)
         if network:
             _loopback_up()
-        alive = pidns.start_init()  # noqa: F841 - held open until this process ends
+        pidns.start_init()  # its pipe end is never closed: the init lives until this process ends
     except OSError as e:
         reason = e.strerror or str(e)
         if e.errno in (errno.EPERM, errno.EACCES, errno.EINVAL, errno.ENOSPC):

@@ -6,9 +6,14 @@ specs, config, hooks or model_fn would be left pointing at something that no lon
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
 from tf2migrate.rules.estimator.syntax.args import Unreadable
+
+if TYPE_CHECKING:  # an annotation only: program/analyze.py imports this module
+    from tf2migrate.rules.estimator.program.analyze import Program
 
 METHODS = {
     "train": ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"),

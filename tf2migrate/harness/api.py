@@ -7,15 +7,13 @@ import os
 import shutil
 import sys
 
-from tf2migrate.harness.compare import compare, sensitivity, tolerance as tol_lib
+from tf2migrate.harness.compare import tolerance as tol_lib
 from tf2migrate.harness.compare.align import load_user_values, save_values
 from tf2migrate.harness.report.judge import judge
 from tf2migrate.harness.report.result import (EXIT_DIVERGED, EXIT_EQUIVALENT, EXIT_PROGRAM_FAILED, EXIT_USAGE,
                                               VerifyResult)
-from tf2migrate.harness.running import netns, recordings as recordings_lib, sides as sides_lib
-from tf2migrate.harness.running import topology as topo_lib, unparsable, workdirs
-from tf2migrate.harness.running.plan import build_side
-from tf2migrate.harness.running.runner import run_sides
+from tf2migrate.harness.running import netns, sides as sides_lib, topology as topo_lib, unparsable, workdirs
+from tf2migrate.harness.running.pair_runs import PairPlan, run_pair
 
 __all__ = ["verify", "VerifyResult", "VerifyUsageError", "NetworkIsolationError", "EXIT_EQUIVALENT", "EXIT_DIVERGED",
            "EXIT_USAGE", "EXIT_PROGRAM_FAILED"]
@@ -108,49 +106,11 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
         namespace, result.network = _isolate(topology, allow_network)
         progress(f"network: {result.network}")
-        digest = None
-        if recordings and mode == "exact":
-            digest = recordings_lib.key(reference, python=pythons["original"], topology=topology, seed=seed,
-                                        steps=steps, api=original_api, cwd=cwd, override=override)
-        for attempt in (1, 2):
-            # ports are picked free, but another process may take one before a server binds it: run again once
-            run_dir = os.path.join(workdir, f"run{attempt}")
-            os.makedirs(run_dir)
-            init, abort = os.path.join(run_dir, "init.npz"), os.path.join(run_dir, "original.failed")
-            common = dict(workdir=run_dir, seed=seed, max_steps=steps, timeout=timeout, on_progress=progress,
-                          netns=namespace.pid if namespace else None, cwd=cwd)
-            kept = recordings_lib.load(recordings, digest, init) if digest else None
-            side_m = build_side("migrated", mig, "migrated", topology, facts_m, api="v2", init_in=init,
-                                abort_path=abort, python=pythons["migrated"], **common)
-            if kept is not None:   # recorded once for the session: only the migrated program runs
-                result.original, (result.migrated,) = kept, run_sides([side_m])
-            else:
-                side_o = build_side("original", reference, "original", topology, facts_o, api=original_api,
-                                    init_out=init, init_override=override, abort_marker=abort,
-                                    python=pythons["original"], **common)
-                result.original, result.migrated = run_sides([side_o, side_m])
-                if digest:
-                    recordings_lib.store(recordings, digest, result.original, init)
-            if attempt == 2 or not any(_port_taken(s) for s in (result.original, result.migrated)):
-                break
-            progress("a port picked for the cluster was taken by another process before its server started: "
-                     "running both programs again on new ports")
-            result.retried_ports = True
-        result.original_runs = [result.original]
-        if mode == "exact" and _ran(result) and _drift_may_explain(result):
-            perturbed = os.path.join(run_dir, "init.ulp.npz")
-            if sensitivity.perturb(init, perturbed):
-                progress("the losses part late: running the original again slightly off (step-0 values and every "
-                         "gradient), to measure its own float drift")
-                result.twin, = run_sides([build_side("original~ulp", reference, "original", topology, facts_o,
-                                                     api=original_api, init_override=perturbed,
-                                                     python=pythons["original"], nudge_gradients=True,
-                                                     **common)])
-        if mode == "statistical" and repeats > 1 and _ran(result):
-            more = [build_side(f"original#{r}", reference, "original", topology, facts_o, api=original_api,
-                               init_override=override, python=pythons["original"], **dict(common, seed=seed + r))
-                    for r in range(1, repeats)]
-            result.original_runs += run_sides(more)
+        plan = PairPlan(reference, mig, facts_o, facts_m, topology, mode, original_api, pythons, seed, steps, timeout,
+                        repeats, cwd, override, (rtol, atol, tolerance))
+        runs = run_pair(plan, workdir, namespace, recordings, progress)
+        result.original, result.migrated, result.original_runs = runs.original, runs.migrated, runs.original_runs
+        result.twin, result.retried_ports = runs.twin, runs.retried_ports
         return judge(result)
     finally:
         if namespace:
@@ -172,25 +132,6 @@ def _isolate(topology, allow_network):
             f"start would listen on every interface, unauthenticated, for the whole run; pass --allow-network "
             f"(allow_network=True) to run it anyway") from e
     return namespace, namespace.describe()
-
-
-_PORT_TAKEN = ("Could not start gRPC server", "Address already in use", "Failed to add port")
-
-
-def _drift_may_explain(result):
-    """The strict comparison fails late: a twin run of the original tells drift from a mistake."""
-    rtol, atol, _ = tol_lib.choose(result.rtol, result.atol, result.tolerance, result.original, result.migrated)
-    strict = compare.exact(result.original.losses, result.migrated.losses, rtol, atol)
-    return sensitivity.wants_twin(strict, result.original.losses, result.migrated.losses)
-
-
-def _port_taken(side) -> bool:
-    text = f"{side.error}\n{side.stderr_tail}"
-    return side.status == "failed" and any(marker in text for marker in _PORT_TAKEN)
-
-
-def _ran(result):
-    return result.original.status == "ok" and result.migrated.status == "ok"
 
 
 def _interpreter(path, option):

@@ -1,5 +1,5 @@
-"""Per-step loss capture and weight alignment for TF2 programs: Keras `fit` (also under
-ParameterServerStrategy) and custom `GradientTape` loops.
+"""Per-step loss capture for TF2 programs: Keras `fit` (also under ParameterServerStrategy) and custom
+`GradientTape` loops; the weights are keras_weights.py's.
 
 Keras' `logs["loss"]` is the running mean of the epoch, not the loss of the step, so the value returned
 by `compute_loss` inside `train_step` is added to the step's outputs under a private key (thread-local,
@@ -7,17 +7,12 @@ because MirroredStrategy traces replicas in parallel threads; Keras 2 sums the p
 are already scaled by 1/replicas). Under PSS the logs are RemoteValues, fetched when training ends.
 """
 import functools
-import importlib
 import inspect
 
-from tf2migrate.harness.capture import init_laws
+from tf2migrate.harness.capture import keras_weights
 from tf2migrate.harness.capture.capture_dtensor import DTensorLosses, is_dtensor_step
-from tf2migrate.harness.capture.capture_state import track_state
-from tf2migrate.harness.capture.own_values import own_value, shard_rows
-from tf2migrate.harness.compare.partitions import sharded_name
-from tf2migrate.harness.capture.recorder import StepCapReached, clean_name
+from tf2migrate.harness.capture.recorder import StepCapReached
 from tf2migrate.harness.capture.step_state import step, steps_per_execution
-from tf2migrate.harness.capture.values import constant_initializer, initializer_name, numpy_value
 
 LOSS_KEY = "_tf2migrate_step_loss"
 
@@ -27,90 +22,11 @@ def install(recorder, aligner, keras):
     (TF 2.16+ with TF_USE_LEGACY_KERAS=1), or Keras 3 (`capture_keras3.py`)."""
     import tensorflow as tf
 
-    if keras.major == 3:
-        from tf2migrate.harness.capture import capture_keras3
-
-        capture_keras3.install(recorder, aligner, tf)
-    else:
-        _wrap_add_weight(tf.keras.layers.Layer, recorder, aligner, tf)
-        _wrap_shim_variables(recorder, aligner, tf, keras.root)
+    keras_weights.install(recorder, aligner, tf, keras)
     _wrap_train_step(tf.keras.Model, tf, averages_replicas=keras.major == 3)
     _wrap_loss_tracker(tf.keras.metrics.Mean, tf)
     _wrap_fit(tf.keras.Model, recorder, tf)
     _wrap_tape(recorder, tf)
-
-
-def _wrap_add_weight(Layer, recorder, aligner, tf):
-    original = Layer.add_weight
-    signature = inspect.signature(original)
-
-    def add_weight(self, *args, **kwargs):
-        bound = signature.bind(self, *args, **kwargs)
-        a = bound.arguments
-        trainable = a.get("trainable", None) is not False
-        if not tf.compat.v1.executing_eagerly_outside_functions():
-            return original(*bound.args, **bound.kwargs)
-        if not trainable:
-            var = original(*bound.args, **bound.kwargs)
-            track_state(self, var, recorder, tf)
-            return var
-        wanted = f"{self.name}/{a.get('name')}"
-        shape = tuple(tf.TensorShape(a.get("shape") or ()).as_list())
-        value = aligner.take(wanted, shape) if aligner else None
-        user_initializer = a.get("initializer")
-        if value is not None:
-            a["initializer"] = constant_initializer(value, tf)
-        var = original(*bound.args, **bound.kwargs)
-        name = clean_name(sharded_name(var) if type(var).__name__ == "ShardedVariable" else var.name)
-        recorder.add_variable(name, shape)
-        recorder.initializers.setdefault(name, initializer_name(user_initializer))
-        init_laws.record(recorder, name, user_initializer, shape, tf.as_dtype(a.get("dtype") or tf.float32).is_floating,
-                         shard_rows(var))
-        if value is not None:
-            recorder.aligned.append(name)
-            # drawn after creation: a sharded variable's shards are drawn one by one, each with its own shape
-            own = own_value({"dtype": a.get("dtype"), "initializer": user_initializer}, shape, tf, shard_rows(var))
-            if own is not None:
-                recorder.add_own_initial(name, own)
-            return var
-        with tf.init_scope():
-            try:
-                step0 = numpy_value(var)
-            except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
-                recorder.notes.append(f"could not read the step-0 value of {name}")
-                return var
-        recorder.add_own_initial(name, step0)
-        if recorder.spec.get("init_out"):
-            recorder.initial_values[name] = step0
-        return var
-
-    Layer.add_weight = add_weight
-
-
-def _wrap_shim_variables(recorder, aligner, tf, keras_root):
-    """`tf1.get_variable` inside a layer decorated with `track_tf1_style_variables` (TF's model-mapping shim)
-    bypasses `add_weight`: its variable store is wrapped the same way."""
-    variable_scope_shim = importlib.import_module(f"{keras_root}.src.legacy_tf_layers.variable_scope_shim")
-
-    store = variable_scope_shim._EagerVariableStore
-    original = store._get_single_variable
-
-    def _get_single_variable(self, name, shape=None, dtype=tf.float32, initializer=None, *args, **kwargs):
-        trainable = kwargs.get("trainable", None) is not False
-        value = None
-        if trainable and shape is not None and aligner:
-            value = aligner.take(name, tuple(tf.TensorShape(shape).as_list()))
-        if value is not None:
-            initializer = constant_initializer(value, tf)
-        var = original(self, name, shape, dtype, initializer, *args, **kwargs)
-        if trainable and var.trainable:
-            cleaned = clean_name(var.name)
-            recorder.add_variable(cleaned, var.shape.as_list())
-            if value is not None:
-                recorder.aligned.append(cleaned)
-        return var
-
-    store._get_single_variable = _get_single_variable
 
 
 def _wrap_train_step(Model, tf, averages_replicas=False):

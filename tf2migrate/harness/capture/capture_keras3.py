@@ -18,7 +18,7 @@ def install(recorder, aligner, tf):
 
 
 def _wrap_add_weight(Layer, recorder, aligner, tf):
-    """As `capture_keras._wrap_add_weight`: align trainable weights, and record their own step-0 values,
+    """As `keras_weights.wrap_add_weight`: align trainable weights, and record their own step-0 values,
     their initializers and the non-trainable layer state that the proof checks compare."""
     original = Layer.add_weight
 

@@ -4,8 +4,8 @@ When the model_fn is not a chain of Keras layers with a Keras loss (model_fn.py)
 cannot be cut off alone (kept_forward.py), its statements are still kept, split by what they compute: the
 forward pass (from `features`, `params` and `mode == TRAIN`) goes to `call`, decorated with
 `track_tf1_style_variables`; what each mode computes after it (the loss from `labels`, the metrics'
-inputs, the PREDICT dict) goes to `train_step`, `test_step` and `predict_step`. The mode branches are
-resolved per step (modes.py). The optimizer maps with TF1's numbers (optimizers.py); each
+inputs, the PREDICT dict) goes to `train_step`, `test_step` and `predict_step` (the last two: mode_steps.py).
+The mode branches are resolved per step (modes.py). The optimizer maps with TF1's numbers (optimizers.py); each
 `tf1.metrics.*` becomes the Keras metric computing the same number from the same arguments.
 Anything else raises Unreadable: the program is then reported and left as it was.
 """
@@ -16,8 +16,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tf2migrate.rules.estimator.default_path import metric_ops, kept_statements, setup_statements, gradients, tf1_style
-from tf2migrate.rules.estimator.default_path import keras_once, made_once, mode_twins
+from tf2migrate.rules.estimator.default_path import kept_statements, setup_statements, gradients, tf1_style
+from tf2migrate.rules.estimator.default_path import keras_once, made_once, mode_steps, mode_twins
 from tf2migrate.rules.estimator.planning import horovod
 from tf2migrate.rules.estimator.planning.plan_types import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.reading import modes
@@ -78,8 +78,8 @@ def plan(model, ctx, defs=None, params=None, outer=None) -> GeneralPlan:
     result = _train(fn, runs["TRAIN"], env, ctx, defs)
     forward = {id(s) for s in result.forward}
     result.twins = {k: t for k, t in mode_twins.find(runs).items() if id(t) in forward}  # `training=True`/`False`
-    _evaluate(result, runs["EVAL"], env, ctx, defs)
-    _predict(result, runs["PREDICT"], env)
+    mode_steps.evaluate(result, runs["EVAL"], env, ctx, defs)
+    mode_steps.predict(result, runs["PREDICT"], env)
     _check_steps(result, env, ctx)
     result.outputs = _outputs(result)
     if not result.outputs:
@@ -144,48 +144,6 @@ def _train(fn, run, env, ctx, defs) -> GeneralPlan:
     return result
 
 
-def _only_default(value, stmts, env) -> bool:
-    """`loss=loss` where the run only bound `loss = None` (the template's default; TF1 had no loss in that mode)."""
-    if not isinstance(value, cst.Name):
-        return False
-    return value.value not in kept_statements.bound_in(env.kept(stmts)) and value.value in kept_statements.bound_in(stmts)
-
-
-def _not_stepped(result) -> set:
-    """Statements test_step and predict_step do not repeat: the forward pass (in `call`), the gradients (computed
-    in TF1's EVAL graph too, never run there)."""
-    return {id(s) for s in [*result.forward, *result.gradients]} | set(result.twins)
-
-
-def _evaluate(result, run, env, ctx, defs) -> None:
-    evaluate, spec_e = run
-    if spec_e.get("loss") is None or _only_default(spec_e["loss"], evaluate, env):
-        return
-    seen = {id(s) for s in evaluate} | {id(result.twins[id(s)]) for s in evaluate if id(s) in result.twins}
-    for stmt in result.forward:
-        if id(stmt) not in seen:
-            raise Unreadable(stmt, "a statement of the forward pass that the model_fn runs in training only: "
-                             "write it with `training=mode == ModeKeys.TRAIN` or convert by hand")
-    skip = _not_stepped(result)
-    result.evaluate = [s for s in env.kept(evaluate) if id(s) not in skip]
-    result.eval_loss = spec_e["loss"]
-    if "eval_metric_ops" in spec_e:
-        result.metrics = metric_ops.read(spec_e["eval_metric_ops"], env, ctx, defs)
-
-
-def _predict(result, run, env) -> None:
-    predict, spec_p = run
-    if spec_p.get("predictions") is None or _only_default(spec_p["predictions"], predict, env):
-        return
-    skip = _not_stepped(result)
-    result.predict = _live([s for s in env.kept(predict) if id(s) not in skip],
-                           names_in(spec_p["predictions"]))
-    result.predict_output = spec_p["predictions"]
-    for stmt in result.predict:
-        if "labels" in names_in(stmt):
-            raise Unreadable(stmt, "the PREDICT computation reads `labels`: convert by hand")
-
-
 def _check_steps(result, env, ctx) -> None:
     """What the steps keep may not use what the conversion took out of the model_fn (setup_statements.py)."""
     for stmt in [*result.train, *result.gradients, *(result.evaluate or []), *(result.predict or [])]:
@@ -216,15 +174,3 @@ def _no_setup_read(stmts, env, checked=None) -> None:
             raise Unreadable(stmt, f"reads `{name}`, which the conversion takes out of the model_fn (the optimizer "
                              "and train op become the Keras optimizer applied in train_step, the global step its "
                              "iterations, UPDATE_OPS what Keras layers do themselves): convert this statement by hand")
-
-
-def _live(stmts, needed: set) -> list:
-    """The statements a step needs for `needed`: a loss computed before the PREDICT return is not (and reads the
-    labels predict has not); a statement that binds nothing (a log) stays."""
-    out = []
-    for stmt in reversed(stmts):
-        bound = set(kept_statements.bound_in([stmt]))
-        if not bound or bound & needed:
-            out.insert(0, stmt)
-            needed = (needed - bound) | names_in(stmt)
-    return out

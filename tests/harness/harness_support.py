@@ -34,7 +34,7 @@ def tf221_python():
 
 def remember(result):
     """Record what a verify started, for the leak check after the test."""
-    for side in [result.migrated] + list(result.original_runs):
+    for side in [result.migrated] + list(result.sides.original_runs):
         if side is not None:
             _seen["pids"].update(side.pids)
     _seen["ports"].update(result.ports)

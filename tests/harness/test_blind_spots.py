@@ -18,7 +18,7 @@ def test_an_estimator_against_itself_pairs_its_metrics_by_kind(verify):
     assert result.verdict == "EQUIVALENT", result.reason
     assert result.original.metric_kinds["rmse"] == {"kind": "root_mean_squared_error", "own": True}
     assert result.original.metric_kinds["mae"] == {"kind": "mean_absolute_error", "own": True}
-    line = next(c for c in result.compared if c.startswith("eval results"))
+    line = next(c for c in result.comparison.compared if c.startswith("eval results"))
     assert "mae [mean_absolute_error]" in line and "rmse [root_mean_squared_error]" in line, line
 
 
@@ -33,7 +33,7 @@ def test_a_custom_loop_against_itself_compares_only_its_own_state(verify):
     program = os.path.join(PROGRAMS, "custom_loop_ema", "migrated.py")   # TF 2.0's experimental_run_v2 renamed
     result = verify(program, program)
     assert result.verdict == "EQUIVALENT", result.reason
-    scope = "\n".join(result.compared)
+    scope = "\n".join(result.comparison.compared)
     # 4 averages and the step counter: not the 4 Keras weights, not SGD's iteration counter
     assert "program variables: 5 tf.Variables outside Keras layers compared" in scope, scope
     assert "program metrics: result() of test_loss compared at the end" in scope, scope

@@ -67,16 +67,16 @@ def test_canned_estimator_against_keras(verify, tmp_path):
     keras = write(tmp_path, "keras_sum.py", KERAS_LINEAR_SUM.format(reduction="sum", initializer="zeros"))
     result = verify(original, keras)
     assert result.original.capture == ["estimator"] and len(result.original.losses) == 6
-    assert "names differ, matched by creation order and shape" in result.alignment
+    assert "names differ, matched by creation order and shape" in result.comparison.alignment
     assert result.verdict == "EQUIVALENT", result.reason
     # the usual slip: Keras' default mean over the batch halves every loss of a batch of 2
     mean = verify(original, write(tmp_path, "keras_mean.py", KERAS_LINEAR_SUM.format(reduction="sum_over_batch_size",
                                                                                      initializer="zeros")))
-    assert mean.verdict == "DIVERGED" and mean.first_diverged_step == 1
+    assert mean.verdict == "DIVERGED" and mean.comparison.first_diverged_step == 1
     # and Keras' default glorot kernel: the aligned losses agree, the initial values do not
     glorot = verify(original, write(tmp_path, "keras_glorot.py", KERAS_LINEAR_SUM.format(reduction="sum",
                                                                                         initializer="glorot_uniform")))
-    assert glorot.verdict == "DIVERGED" and glorot.first_diverged_step is None
+    assert glorot.verdict == "DIVERGED" and glorot.comparison.first_diverged_step is None
     assert "initial values differ: linear/linear_model/weights (migrated " in glorot.reason
     assert "dense/kernel): original all zeros; migrated ~ glorot_uniform, mean" in glorot.reason
 
@@ -93,7 +93,7 @@ def test_shuffle_and_dropout_stay_active_and_agree_on_both_sides(verify, tmp_pat
     # two replicas of one example each: every replica takes its rows of the global batch's mask
     mirrored = verify(write(tmp_path, "tf1.py", TF1_SHUFFLE_DROPOUT), write(tmp_path, "tf2.py", KERAS_SHUFFLE_DROPOUT),
                       cluster="mirrored:2")
-    assert mirrored.verdict == "EQUIVALENT" and mirrored.max_abs_diff == 0.0, mirrored.reason
+    assert mirrored.verdict == "EQUIVALENT" and mirrored.comparison.max_abs_diff == 0.0, mirrored.reason
 
 
 def test_custom_loop_under_parameter_server_strategy(verify, tmp_path):

@@ -94,15 +94,15 @@ def test_real_subprocess(seed_pair, tmp_path):
 def test_original_alone_is_rewritten_by_the_codemod_then_verified(seed_pair, tmp_path, verify):
     result = verify(seed_pair[0], init_values=SEED_INIT)
     try:
-        assert result.migrated_path != seed_pair[1]
-        with open(result.migrated_path) as f:
+        assert result.facts.migrated_path != seed_pair[1]
+        with open(result.facts.migrated_path) as f:
             assert "tf.keras" in f.read()          # the codemod's output is what was verified
         assert result.verdict == "EQUIVALENT", result.reason
         assert result.migrated.losses == SEED_LOSSES
     finally:
         import os
 
-        os.remove(result.migrated_path)
+        os.remove(result.facts.migrated_path)
 
 
 def test_registered_as_a_tf2migrate_subcommand():

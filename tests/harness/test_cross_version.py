@@ -19,7 +19,7 @@ def test_seed_pair_is_equivalent_across_versions_and_says_which_tolerance(seed_p
     assert result.original.losses == SEED_LOSSES
     assert result.migrated.versions["tensorflow"].startswith("2.21")
     assert result.migrated.versions["keras"].startswith("keras 3.")
-    assert (result.rtol, result.atol) == (tolerance.CROSS_RTOL, tolerance.CROSS_ATOL)
+    assert (result.comparison.rtol, result.comparison.atol) == (tolerance.CROSS_RTOL, tolerance.CROSS_ATOL)
     assert "cross-version defaults" in result.reason and "TF 2.21" in result.reason
 
 
@@ -29,7 +29,7 @@ def test_wrong_learning_rate_diverges_across_versions(seed_pair, verify, tmp_pat
     wrong = seed_migrated_variant(tmp_path, "learning_rate=0.05", "learning_rate=0.1", "wrong_lr.py")
     result = verify(original, wrong, init_values=SEED_INIT, migrated_python=tf221_python())
     assert result.verdict == "DIVERGED", result.reason
-    assert result.first_diverged_step == 2
+    assert result.comparison.first_diverged_step == 2
     assert result.exit_code == 1
 
 
@@ -62,7 +62,7 @@ def test_an_interpreter_without_tensorflow_is_incomparable(seed_pair, verify, tm
     original, migrated = seed_pair
     result = verify(original, migrated, migrated_python=bare, timeout=120)
     assert result.verdict == "INCOMPARABLE"
-    assert result.failed_side == "migrated"
+    assert result.comparison.failed_side == "migrated"
     assert f"cannot run under {bare}" in result.reason
     assert "TensorFlow is not installed" in result.reason
     assert result.original.status == "ok"    # the original ran unaligned-waiting nobody: it is not held up

@@ -68,7 +68,7 @@ def test_the_twin_starts_one_ulp_from_the_original(tmp_path):
 
 
 def _side(text, *ops):
-    return SimpleNamespace(pipeline=[text], pipeline_ops=list(ops))
+    return SimpleNamespace(pipeline=[text], pipeline_ops=list(ops), uncontrolled=[])
 
 
 def test_pipelines_are_compared_by_structure_not_by_spelling():

@@ -33,7 +33,7 @@ def test_a_partial_last_batch_is_compared_as_the_estimator_averages_it(verify, t
     assert result.verdict == "EQUIVALENT", result.reason
     o, m = result.original.eval_results[-1], result.migrated.eval_results[-1]
     assert abs(o["loss"] - m["loss"]) > 1e-4  # the reported numbers do differ
-    assert any("the loss as the Estimator averages it" in line for line in result.compared)
+    assert any("the loss as the Estimator averages it" in line for line in result.comparison.compared)
 
 
 def test_an_evaluation_in_other_batches_is_still_diverged(verify, tmp_path):

@@ -70,7 +70,7 @@ def test_original_failing_before_step_0_releases_the_waiting_side(tmp_path, seed
     broken = tmp_path / "broken.py"
     broken.write_text("import tensorflow.compat.v1 as tf1\nraise RuntimeError('broken before training')\n")
     result = verify(str(broken), migrated, timeout=120)
-    assert result.failed_side == "original" and result.exit_code == 3
+    assert result.comparison.failed_side == "original" and result.exit_code == 3
     assert "broken before training" in result.reason
 
 

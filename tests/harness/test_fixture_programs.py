@@ -85,14 +85,15 @@ def _check(folder, config, entry, verify, **cross):
     variant = f"-{entry['migrated'][:-3]}" if "migrated" in entry else ""
     variant += "".join(f"-accept-{code}" for code in entry.get("accept_fix", []))
     case = os.path.basename(os.path.normpath(folder)) + variant + ("-tf221" if cross else "") + f"-{entry['cluster']}"
-    PAIRS[case] = (result.verdict, result.max_rel_diff, result.max_abs_diff, result.tolerance)
+    c = result.comparison
+    PAIRS[case] = (result.verdict, c.max_rel_diff, c.max_abs_diff, c.tolerance)
     assert result.verdict == entry.get("expect", "EQUIVALENT"), (result.reason, result.original.stderr_tail,
                                                                   result.migrated.stderr_tail)
-    assert result.accepted_fixes == entry.get("accept_fix", [])    # each accepted fix really changed the original
+    assert result.facts.accepted_fixes == entry.get("accept_fix", [])    # each accepted fix really changed the original
     if "reason_contains" in entry:
         assert entry["reason_contains"] in result.reason
     if "original_losses" in entry:
         assert result.original.losses == entry["original_losses"]
-        if result.verdict == "EQUIVALENT" and result.mode == "exact" and not cross:
+        if result.verdict == "EQUIVALENT" and result.facts.mode == "exact" and not cross:
             assert result.migrated.losses == entry["original_losses"]
     return result

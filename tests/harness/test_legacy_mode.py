@@ -21,7 +21,7 @@ def test_tf1_style_adam_original_runs_in_legacy_mode_and_matches_keras(verify, t
 
 def test_forcing_v2_api_on_a_tf1_program_fails_with_its_error(verify, tmp_path):
     result = verify(tf1_mlp(tmp_path, 3), keras_mlp(tmp_path, 3), original_api="v2")
-    assert result.failed_side == "original" and result.exit_code == 3
+    assert result.comparison.failed_side == "original" and result.exit_code == 3
     assert "placeholder" in result.original.error
 
 

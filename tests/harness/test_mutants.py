@@ -52,7 +52,7 @@ def test_the_proof_catches_the_mutant(mutant, verify):
     result = verify(os.path.join(_base(mutant), "original.py"),
                     os.path.join(MUTANT_DIR, mutant["pair"], f"{mutant['name']}.py"),
                     cluster=mutant.get("cluster", "local"), timeout=300)
-    MUTANTS[_id(mutant)] = ("FAILED" if result.failed_side else result.verdict, result.reason)
-    assert not result.failed_side, (f"the {result.failed_side} program failed: a mutant must run",
-                                    result.migrated.stderr_tail)
+    failed = result.comparison.failed_side
+    MUTANTS[_id(mutant)] = ("FAILED" if failed else result.verdict, result.reason)
+    assert not failed, (f"the {failed} program failed: a mutant must run", result.migrated.stderr_tail)
     assert result.verdict in ("DIVERGED", "INCOMPARABLE"), f"{mutant['construct']} escaped: {result.reason}"

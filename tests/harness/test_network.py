@@ -157,9 +157,9 @@ def test_no_port_of_a_running_cluster_is_reachable_from_outside(outside, verify,
     result, probe = _run_probed(verify, tmp_path, pair(tmp_path), cluster, trainers)
     assert len(probe.ports - probe.skipped) >= servers, probe.ports   # the cluster was up while probed
     assert probe.reached == [], f"cluster ports reachable from the network: {probe.reached}"
-    assert result.network.startswith("isolated: ")
-    assert f"network: {result.network}" in report.summary_lines(result)
-    assert report.to_dict(result)["network"] == result.network
+    assert result.facts.network.startswith("isolated: ")
+    assert f"network: {result.facts.network}" in report.summary_lines(result)
+    assert report.to_dict(result)["network"] == result.facts.network
     assert result.verdict == "EQUIVALENT", result.reason   # the tasks of each side still reached each other
 
 
@@ -169,7 +169,7 @@ def test_the_probe_reaches_a_cluster_run_with_allow_network(outside, verify, tmp
     result, probe = _run_probed(verify, tmp_path, _seed_pair(tmp_path), "ps:1,1", 2, allow_network=True)
     assert result.verdict == "EQUIVALENT", result.reason
     assert probe.reached, f"no cluster port reachable from outside without isolation: {sorted(probe.ports)}"
-    assert result.network == netns.ALLOWED
+    assert result.facts.network == netns.ALLOWED
 
 
 def test_a_namespace_has_only_loopback_and_is_shared_by_every_process_entering_it():

@@ -29,23 +29,24 @@ tf.estimator.LinearClassifier(feature_columns=cols).train(input_fn=input_fn, ste
 def test_auto_follows_the_rewrites_reading(source, api, says):
     from tf2migrate.harness.capture import legacy
 
-    chosen, note = legacy.choose_api([source])
+    chosen, note, ambiguous = legacy.choose_api([source])
     assert chosen == api and says in note
-    assert note.startswith(legacy.AMBIGUOUS) == ("neither" in says)
+    assert note.startswith(legacy.AMBIGUOUS) == ambiguous == ("neither" in says)
 
 
 def test_a_compat_v1_program_runs_as_tf1(verify, seed_pair):
     # `import tensorflow.compat.v1 as tf1` alone: TF1 code for the rewrite, so TF 1.x behaviour for the baseline
     result = verify(*seed_pair)
-    assert result.original.api == "v1"
-    assert result.compared[0].startswith("original API: TF 1.x (auto: the program reads as TF1 code")
+    assert result.original.api == "v1" and not result.original.api_ambiguous
+    assert result.comparison.compared[0].startswith("original API: TF 1.x (auto: the program reads as TF1 code")
     assert result.verdict == "EQUIVALENT", result.reason
 
 
 def test_an_ambiguous_original_says_which_api_it_ran_under(verify, tmp_path):
     program = write(tmp_path, "canned.py", CANNED)
     result = verify(program, program)
-    assert result.original.api == "v2"
+    assert result.original.api == "v2" and result.original.api_ambiguous
     assert "the original's TF version is ambiguous: it ran with TF2 behaviour; `--original-api v1` runs it as " \
            "TF 1.x did" in result.reason
-    assert result.compared[0].startswith("original API ambiguous, ran with TF2 behaviour")
+    assert result.comparison.compared[0].startswith("original API ambiguous, ran with TF2 behaviour")
+    assert result.comparison.compared[0] == result.original.api_reading   # the fact, typed, not a prefix read back

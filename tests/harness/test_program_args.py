@@ -113,7 +113,7 @@ def test_per_side_arguments_replace_the_shared_ones(verify):
     result = verify(ORIGINAL, MIGRATED, module="pkg.task", args=["--steps", "5"], original_args=["--steps", "3"])
     assert result.original.status == result.migrated.status == "ok", result.reason
     assert (len(result.original.losses), len(result.migrated.losses)) == (3, 5)
-    assert (result.original_args, result.migrated_args) == (["--steps", "3"], ["--steps", "5"])
+    assert (result.facts.original_args, result.facts.migrated_args) == (["--steps", "3"], ["--steps", "5"])
     assert result.original.losses == result.migrated.losses[:3]   # same program otherwise, same start
 
 
@@ -124,14 +124,14 @@ def test_verify_dir_rewrites_a_copy_of_the_package_and_reads_every_file(tmp_path
     result = verify(root, module="trainer.task", args=["--train-steps", "3"], env={"TRAINER_LR": "0.1"},
                     cluster="auto")
     try:
-        assert result.cluster == "mirrored:2"   # auto: the strategy is built in model.py, not in task.py
-        rewritten = open(os.path.join(result.migrated_path, "trainer", "model.py")).read()
+        assert result.facts.cluster == "mirrored:2"   # auto: the strategy is built in model.py, not in task.py
+        rewritten = open(os.path.join(result.facts.migrated_path, "trainer", "model.py")).read()
         assert "strategy.run(step" in rewritten and "experimental_run_v2" not in rewritten   # the codemod's copy ran
         assert {p: open(p).read() for p in package_files(root)} == before       # the original tree is untouched
         assert result.verdict == "EQUIVALENT", (result.reason, result.migrated.stderr_tail)
         assert len(result.migrated.losses) == 3
     finally:
-        shutil.rmtree(os.path.dirname(result.migrated_path), ignore_errors=True)
+        shutil.rmtree(os.path.dirname(result.facts.migrated_path), ignore_errors=True)
 
 
 @pytest.mark.slow
@@ -146,7 +146,7 @@ def test_env_and_cwd_reach_every_process_of_a_cluster(tmp_path, verify):
     assert len(result.migrated.pids) == 2            # two workers, each needing both
     assert result.original.status == result.migrated.status == "ok", (result.reason, result.migrated.stderr_tail)
     assert (len(result.original.losses), len(result.migrated.losses)) == (2, 3)
-    assert result.env_keys == {"original": ["VERIFY_TEST_STEPS"], "migrated": ["VERIFY_TEST_STEPS"]}
+    assert result.facts.env_keys == {"original": ["VERIFY_TEST_STEPS"], "migrated": ["VERIFY_TEST_STEPS"]}
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -9,6 +9,8 @@ import pytest
 from tf2migrate.harness.compare import checks, inits
 from tf2migrate.harness.report import report
 from tf2migrate.harness.api import VerifyResult
+from tf2migrate.harness.compare.observations import PairObserved
+from tf2migrate.harness.report.result import Comparison, RunFacts
 from tf2migrate.harness.running.runner import SideResult
 
 
@@ -80,10 +82,10 @@ def test_eval_results_and_reports_carry_the_scope(tmp_path):
     assert causes == ["eval loss differs: original 0.5, migrated 0.51 (rel diff 0.02)"]
     only = checks.check_eval(o, side(), 1e-5, 1e-5)[0]
     assert only == "eval results: not compared (only the original program evaluates)"
-    result = VerifyResult("DIVERGED", causes[0], "o.py", "m.py", "local", "exact", 1e-5, 1e-5, original=o, migrated=m,
-                          original_runs=[o], compared=["steps: 1 original, 1 migrated", scope])
+    result = VerifyResult(RunFacts("o.py", "m.py", "local", "exact"), PairObserved(o, m, [o]),
+                          Comparison("DIVERGED", causes[0], 1e-5, 1e-5, compared=["steps: 1 original, 1 migrated", scope]))
     assert f"  - {scope}" in report.summary_lines(result)
-    assert report.to_dict(result)["compared"] == result.compared
+    assert report.to_dict(result)["compared"] == result.comparison.compared
     report.write_junit([result], str(tmp_path / "j.xml"))
     props = {p.get("name"): p.get("value") for p in ET.parse(tmp_path / "j.xml").iter("property")}
     assert props["compared.eval results"] == scope

@@ -16,8 +16,8 @@ def original(tmp_path):
 def test_faithful_migration_is_equivalent_and_says_what_was_compared(verify, original, tmp_path):
     result = verify(original, keras_bn_dropout(tmp_path))
     assert result.verdict == "EQUIVALENT", result.reason
-    assert result.max_abs_diff == 0.0 and len(result.migrated.losses) == 16
-    scope = "\n".join(result.compared)
+    assert result.comparison.max_abs_diff == 0.0 and len(result.migrated.losses) == 16
+    scope = "\n".join(result.comparison.compared)
     for kind in ("steps: 16 original, 16 migrated", "initial values: 8 variables", "dropout: 1 in the original, 1",
                  "input order: real shuffles", "non-trainable state: 2 variables compared", "eval results"):
         assert kind in scope, scope
@@ -55,7 +55,7 @@ def test_shuffle_and_repeat_is_compared_as_its_documented_equivalent(verify, tmp
     assert result.verdict == "EQUIVALENT", result.reason
     unshuffled = verify(original, keras_bn_dropout(tmp_path, ".shuffle(128).batch(32).repeat(2)",
                                                    ".repeat(2).batch(32)", name="unshuffled.py"))
-    assert unshuffled.verdict == "DIVERGED" and unshuffled.first_diverged_step == 1, unshuffled.reason
+    assert unshuffled.verdict == "DIVERGED" and unshuffled.comparison.first_diverged_step == 1, unshuffled.reason
 
 
 def test_under_parameter_servers_dropout_is_off_on_both_sides_and_compared_by_rate(verify, tmp_path):
@@ -67,7 +67,7 @@ def test_under_parameter_servers_dropout_is_off_on_both_sides_and_compared_by_ra
     original = write(tmp_path, "keras.py", text)
     same = verify(original, write(tmp_path, "same.py", text), cluster="ps:1,1")
     assert same.verdict == "EQUIVALENT", same.reason
-    assert "switched off on both sides (parameter servers)" in "\n".join(same.compared)
+    assert "switched off on both sides (parameter servers)" in "\n".join(same.comparison.compared)
     wrong = verify(original, write(tmp_path, "wrong.py", text.replace("Dropout(0.5)", "Dropout(0.25)")),
                    cluster="ps:1,1")
     assert wrong.verdict == "DIVERGED"

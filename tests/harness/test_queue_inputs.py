@@ -32,7 +32,7 @@ def test_numpy_input_fn_shuffle_is_seeded_alike_on_both_sides(verify, tmp_path):
     # the queue's order depended on its feeding thread: the original alone differed from run to run
     program = write(tmp_path, "numpy_fn.py", ESTIMATOR.format(input_fn=NUMPY.format(shuffle=True)))
     result = verify(program, program)
-    assert result.verdict == "EQUIVALENT" and result.max_abs_diff == 0.0, result.reason
+    assert result.verdict == "EQUIVALENT" and result.comparison.max_abs_diff == 0.0, result.reason
     assert len(result.original.losses) == 6
     assert result.original.pipeline[0].startswith("shuffle(1000) [numpy_input_fn(shuffle=True) as tf.data, seeded]")
 
@@ -50,18 +50,22 @@ def test_a_queue_shuffle_of_the_program_is_named_uncontrolled(verify, tmp_path):
     program = write(tmp_path, "shuffle_batch.py", ESTIMATOR.format(input_fn=SHUFFLE_BATCH))
     result = verify(program, program)
     assert "uncontrolled: shuffle_batch" in result.original.pipeline
+    # the fact, typed, across the process boundary: each queue shuffle the pipeline names (shuffle_batch's own queue too)
+    assert result.original.uncontrolled == [p.split(": ", 1)[1] for p in result.original.pipeline
+                                            if p.startswith("uncontrolled: ")] != []
     assert any(line.startswith("input order: NOT controlled") and "original shuffle_batch" in line
-               for line in result.compared), result.compared
+               for line in result.comparison.compared), result.comparison.compared
 
 
 def test_a_divergence_with_uncontrolled_input_order_says_so():
     from tf2migrate.harness.compare.checks import check_pipeline
 
-    side = SimpleNamespace(pipeline=["uncontrolled: shuffle_batch", "batch(4, drop_remainder=False)"])
-    scope, hint = check_pipeline(side, SimpleNamespace(pipeline=[]))
+    side = SimpleNamespace(pipeline=["uncontrolled: shuffle_batch", "batch(4, drop_remainder=False)"],
+                           uncontrolled=["shuffle_batch"])
+    scope, hint = check_pipeline(side, SimpleNamespace(pipeline=[], uncontrolled=[]))
     assert scope.startswith("input order: NOT controlled (queue shuffles")
     assert hint.startswith("the input order is not controlled (original shuffle_batch: a queue shuffle)")
-    seeded = SimpleNamespace(pipeline=["shuffle(8, seed=None, reshuffle_each_iteration=None)"])
+    seeded = SimpleNamespace(pipeline=["shuffle(8, seed=None, reshuffle_each_iteration=None)"], uncontrolled=[])
     assert check_pipeline(seeded, seeded) == (
         "input order: real shuffles, seeded alike on both sides; pipelines: original shuffle(8, seed=None, "
         "reshuffle_each_iteration=None); migrated shuffle(8, seed=None, reshuffle_each_iteration=None)", "")

@@ -33,7 +33,7 @@ def test_a_failed_original_is_not_kept(verify, tmp_path):
     broken = write(tmp_path, "broken.py", "import tensorflow as tf\nraise RuntimeError('no')\n")
     for _ in range(2):
         result = verify(broken, keras_mlp(tmp_path, 4), recordings=folder)
-        assert result.failed_side == "original" and REUSED not in result.original.notes
+        assert result.comparison.failed_side == "original" and REUSED not in result.original.notes
 
 
 @pytest.mark.parametrize("field", ["own_initial", "final_state", "plain_state"])

@@ -68,7 +68,7 @@ def test_a_program_verified_against_itself_is_equivalent_under_every_topology(ve
 
 def test_mirrored_with_a_divisible_batch_is_equivalent(verify, tmp_path):
     result = verify(tf1_mlp(tmp_path, 12), keras_mlp(tmp_path, 12), cluster="mirrored:2")
-    assert result.mode == "exact" and result.cluster == "mirrored:2"
+    assert result.facts.mode == "exact" and result.facts.cluster == "mirrored:2"
     assert result.verdict == "EQUIVALENT", result.reason
     assert len(result.migrated.losses) == 12
 
@@ -76,22 +76,22 @@ def test_mirrored_with_a_divisible_batch_is_equivalent(verify, tmp_path):
 def test_mirrored_with_a_one_example_batch_diverges_at_step_1(seed_pair, verify):
     result = verify(*seed_pair, cluster="mirrored:2", init_values=SEED_INIT)
     # batch 1 on 2 replicas: one replica gets the example, Keras 2 sums per-replica losses scaled by 1/2
-    assert result.verdict == "DIVERGED" and result.first_diverged_step == 1
+    assert result.verdict == "DIVERGED" and result.comparison.first_diverged_step == 1
     assert result.migrated.losses[0] == pytest.approx(result.original.losses[0] / 2, rel=1e-6)
 
 
 def test_auto_picks_the_strategy_the_program_builds(verify, tmp_path):
     migrated = write(tmp_path, "own_strategy.py", KERAS_MLP_OWN_STRATEGY)
     result = verify(tf1_mlp(tmp_path, 12), migrated, cluster="auto")
-    assert result.cluster == "mirrored:2"
+    assert result.facts.cluster == "mirrored:2"
     assert result.verdict == "EQUIVALENT", result.reason
 
 
 def test_statistical_mode_accepts_async_ps_training_inside_the_originals_spread(verify, tmp_path):
     result = verify(tf1_mlp(tmp_path, 30), keras_mlp(tmp_path, 30), cluster="ps:3,2")
-    assert result.mode == "statistical" and len(result.original_runs) == 3
+    assert result.facts.mode == "statistical" and len(result.sides.original_runs) == 3
     assert result.verdict == "EQUIVALENT", result.reason
-    assert result.details["steps"] == {"original_runs": [30, 30, 30], "migrated": 30}
+    assert result.comparison.details["steps"] == {"original_runs": [30, 30, 30], "migrated": 30}
 
 
 def test_statistical_mode_catches_a_wrong_learning_rate(verify, tmp_path):
@@ -127,5 +127,5 @@ def test_a_port_taken_before_its_server_starts_runs_the_pair_again(verify, tmp_p
 
     monkeypatch.setattr(plan, "_ports", ports)
     result = verify(tf1_mlp(tmp_path, 4), keras_mlp(tmp_path, 4), cluster="multi-worker:2")
-    assert result.retried_ports and len(calls) == 2
+    assert result.sides.retried_ports and len(calls) == 2
     assert result.verdict == "EQUIVALENT", result.reason

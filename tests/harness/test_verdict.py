@@ -9,11 +9,12 @@ from tf2migrate.harness import api
 from tf2migrate.harness.compare import compare
 from tf2migrate.harness.compare.compare import Verdict
 from tf2migrate.harness.report import report
-from tf2migrate.harness.report.result import VerifyResult
+from tf2migrate.harness.report.result import Comparison, RunFacts, VerifyResult
 
 
 def _result(verdict, failed_side=""):
-    return VerifyResult(verdict, "a reason", "o.py", "m.py", "local", "exact", 1e-5, 1e-5, failed_side=failed_side)
+    return VerifyResult(RunFacts("o.py", "m.py", "local", "exact"),
+                        comparison=Comparison(verdict, "a reason", 1e-5, 1e-5, failed_side=failed_side))
 
 
 def test_the_verdicts_are_the_three_words():

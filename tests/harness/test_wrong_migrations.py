@@ -13,7 +13,7 @@ def test_wrong_learning_rate_diverges_at_step_2(seed_pair, verify, tmp_path):
     result = verify(original, wrong, init_values=SEED_INIT)
     # step 1's loss is computed before the first update, so a learning rate shows from step 2 on
     assert result.verdict == "DIVERGED"
-    assert result.first_diverged_step == 2
+    assert result.comparison.first_diverged_step == 2
     assert "step 2" in result.reason
     assert result.original.losses == SEED_LOSSES
     assert result.migrated.losses[0] == SEED_LOSSES[0] and result.migrated.losses[1] != SEED_LOSSES[1]
@@ -27,8 +27,8 @@ def test_keras_adam_default_epsilon_drifts_from_tf1_adam_over_400_steps(verify, 
     assert result.original.api == "v1"
     assert len(result.original.losses) == len(result.migrated.losses) == 400
     assert result.verdict == "DIVERGED", result.reason
-    assert result.first_diverged_step > 1
-    assert result.max_rel_diff > 1e-5
+    assert result.comparison.first_diverged_step > 1
+    assert result.comparison.max_rel_diff > 1e-5
 
 
 def test_missing_layer_is_incomparable_and_names_the_variables(verify, tmp_path):

@@ -123,7 +123,7 @@ def verify(original, migrated, module, original_args, migrated_args, cwd, env, o
     except unparsable.UnparsableProgram as e:  # a program that cannot run: INCOMPARABLE's exit code
         click.echo(str(e))
         raise SystemExit(api.EXIT_PROGRAM_FAILED) from None
-    for d in result.rewrite_diagnostics:
+    for d in result.facts.rewrite_diagnostics:
         click.echo(f"codemod: {d}", err=True)
     click.echo(report.table(result))
     for line in report.summary_lines(result):

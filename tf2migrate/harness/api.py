@@ -11,7 +11,7 @@ from tf2migrate.harness.compare import tolerance as tol_lib
 from tf2migrate.harness.compare.align import load_user_values, save_values
 from tf2migrate.harness.report.judge import judge
 from tf2migrate.harness.report.result import (EXIT_DIVERGED, EXIT_EQUIVALENT, EXIT_PROGRAM_FAILED, EXIT_USAGE,
-                                              VerifyResult)
+                                              RunFacts, VerifyResult)
 from tf2migrate.harness.running import netns, sides as sides_lib, topology as topo_lib, unparsable, workdirs
 from tf2migrate.harness.running.pair_runs import PairPlan, run_pair
 
@@ -90,12 +90,11 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
             topology = topo_lib.auto_topology(facts_o, facts_m)
         if mode == "auto":
             mode = "exact" if topology.deterministic else "statistical"
-        result = VerifyResult(None, "", os.path.abspath(original), os.path.abspath(migrated), str(topology), mode,
-                              rtol, atol, rewrite_diagnostics=sides.diagnostics, accepted_fixes=sides.accepted,
-                              reference_path=os.path.abspath(reference.path) if accept_fixes else "",
-                              tolerance=tolerance, module=module, original_args=list(reference.args),
-                              migrated_args=list(mig.args), cwd=cwd,
-                              env_keys={"original": sorted(reference.env), "migrated": sorted(mig.env)})
+        facts = RunFacts(os.path.abspath(original), os.path.abspath(migrated), str(topology), mode, rtol, atol,
+                         tolerance, rewrite_diagnostics=sides.diagnostics, accepted_fixes=sides.accepted,
+                         reference_path=os.path.abspath(reference.path) if accept_fixes else "",
+                         module=module, original_args=list(reference.args), migrated_args=list(mig.args), cwd=cwd,
+                         env_keys={"original": sorted(reference.env), "migrated": sorted(mig.env)})
         progress(f"verify {_shown(original, reference)} against {_shown(migrated, mig)} on {topology} ({mode})")
         override = None
         if init_values is not None:
@@ -104,14 +103,11 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                 save_values(override, load_user_values(init_values))
             except (OSError, ValueError) as e:
                 raise VerifyUsageError(f"cannot read the initial values: {e}") from e
-        namespace, result.network = _isolate(topology, allow_network)
-        progress(f"network: {result.network}")
+        namespace, facts.network = _isolate(topology, allow_network)
+        progress(f"network: {facts.network}")
         plan = PairPlan(reference, mig, facts_o, facts_m, topology, mode, original_api, pythons, seed, steps, timeout,
                         repeats, cwd, override, (rtol, atol, tolerance))
-        runs = run_pair(plan, workdir, namespace, recordings, progress)
-        result.original, result.migrated, result.original_runs = runs.original, runs.migrated, runs.original_runs
-        result.twin, result.retried_ports = runs.twin, runs.retried_ports
-        return judge(result)
+        return judge(VerifyResult(facts, run_pair(plan, workdir, namespace, recordings, progress)))
     finally:
         if namespace:
             namespace.close()

@@ -105,8 +105,9 @@ def _prepare(spec, recorder):
                          "keras": f"{keras.root} {keras.version}"}
     api = spec.get("api", "v2")
     if api == "auto":
-        api, why = legacy.choose_api(texts)
+        api, why, recorder.api_ambiguous = legacy.choose_api(texts)
         recorder.notes.append(why)
+        recorder.api_reading = why
     recorder.api = api
     determinism.apply(spec.get("seed", 0), recorder, share_masks=spec.get("share_masks", True))
     model_dir = spec.get("model_dir") or os.path.join(spec["workdir"], "model")

@@ -10,7 +10,8 @@ import ast
 import sys
 import types
 
-from tf2migrate.harness.compare.vocabulary import AMBIGUOUS, API_NOTE
+API_NOTE = "original API"                   # how the note on `--original-api auto`'s choice opens
+AMBIGUOUS = f"{API_NOTE} ambiguous, ran with "   # ... when its source could be TF 1.x or TF2
 
 _TF2_ONLY_OK = {"contrib"}  # names that exist in neither, but that legacy mode provides
 
@@ -68,7 +69,7 @@ def needs_legacy(source):
 
 
 def choose_api(texts):
-    """(api, note) for `--original-api auto`, the rewrite's own TF1/TF2 reading of the program
+    """(api, note, ambiguous) for `--original-api auto`, the rewrite's own TF1/TF2 reading of the program
     (`engine/tf_version.py`) first: TF1 -> v1; a name only compat.v1 has -> v1 (it would fail otherwise);
     TF2 -> v2. Neither (no TF1-only name, no TF2 marker) is ambiguous: it runs with TF2 behaviour, and the
     note says so, since TF 1.x meant other numbers for some of the same calls (canned estimators summed
@@ -85,14 +86,14 @@ def choose_api(texts):
         verdicts.append(decide(tree, ImportMap.from_ast(tree)))
     tf1 = [v for v in verdicts if v.version is TFVersion.TF1]
     if tf1:
-        return "v1", f"{API_NOTE}: TF 1.x (auto: the program reads as TF1 code, it {tf1[0].reason})"
+        return "v1", f"{API_NOTE}: TF 1.x (auto: the program reads as TF1 code, it {tf1[0].reason})", False
     if _needs_legacy_any(texts):
-        return "v1", f"{API_NOTE}: TF 1.x (auto: it uses names only tf.compat.v1 has)"
+        return "v1", f"{API_NOTE}: TF 1.x (auto: it uses names only tf.compat.v1 has)", False
     tf2 = [v for v in verdicts if v.version is TFVersion.TF2]
     if tf2:
-        return "v2", f"{API_NOTE}: TF2 (auto: the program reads as TF2 code, it {tf2[0].reason})"
+        return "v2", f"{API_NOTE}: TF2 (auto: the program reads as TF2 code, it {tf2[0].reason})", False
     return "v2", (f"{AMBIGUOUS}TF2 behaviour (auto: neither TF1-only names nor a TF2 marker, so it may be TF 1.x or "
-                  "TF2 code); `--original-api v1` runs it as TF 1.x did")
+                  "TF2 code); `--original-api v1` runs it as TF 1.x did"), True
 
 
 def _needs_legacy_any(texts):

@@ -14,7 +14,9 @@ import os
 import sys
 
 from tf2migrate.harness.capture.libraries import library_dirs
-from tf2migrate.harness.compare.vocabulary import UNCONTROLLED, shuffle_op
+from tf2migrate.harness.compare.vocabulary import shuffle_op
+
+UNCONTROLLED = "uncontrolled: "   # how the pipeline shows a queue shuffle no seed reaches (the report's words)
 
 # (module, function, shuffle argument position or None when it always shuffles, its default)
 QUEUE_SHUFFLES = (
@@ -50,8 +52,7 @@ def install(recorder, record):
 
     def __init__(self, capacity, min_after_dequeue, *args, **kwargs):
         if _caller_is_program():
-            record(recorder, f"{UNCONTROLLED}RandomShuffleQueue({capacity}, {min_after_dequeue})",
-                   {"op": "uncontrolled", "name": "RandomShuffleQueue"})
+            _uncontrolled(recorder, record, f"RandomShuffleQueue({capacity}, {min_after_dequeue})", "RandomShuffleQueue")
         init(self, capacity, min_after_dequeue, *args, **kwargs)
 
     cls.__init__ = __init__
@@ -100,11 +101,20 @@ def _named(original, name, position, default, recorder, record):
         shuffles = default if position is None else kwargs.get(
             "shuffle", args[position] if len(args) > position else default)
         if shuffles and _caller_is_program():
-            record(recorder, f"{UNCONTROLLED}{name}", {"op": "uncontrolled", "name": name})
+            _uncontrolled(recorder, record, name, name)
         return original(*args, **kwargs)
 
     queue_function.__wrapped__ = original
     return queue_function
+
+
+def _uncontrolled(recorder, record, call, name):
+    """A queue shuffle the program builds: in its pipeline as `uncontrolled: CALL` and, where `record` kept it
+    (before training, from the program's code: determinism.py), in the observation's `uncontrolled`."""
+    op = {"op": "uncontrolled", "name": name}
+    record(recorder, f"{UNCONTROLLED}{call}", op)
+    if recorder.pipeline_ops and recorder.pipeline_ops[-1] is op:
+        recorder.uncontrolled.append(call)
 
 
 def _caller_is_program():

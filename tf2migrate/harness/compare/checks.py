@@ -9,7 +9,7 @@ from tf2migrate.harness.compare import compare, plain_state, sensitivity
 from tf2migrate.harness.compare.align import load_values
 from tf2migrate.harness.compare.compare import rel_diff
 from tf2migrate.harness.compare.eval_match import match, show_pair
-from tf2migrate.harness.compare.vocabulary import BATCH_MEAN, UNCONTROLLED
+from tf2migrate.harness.compare.vocabulary import BATCH_MEAN
 
 
 def check_initial(original, migrated):
@@ -72,8 +72,8 @@ def check_pipeline(original, migrated):
     if _shuffles(original) != _shuffles(migrated):  # batch/repeat calls also come from eval pipelines built before training
         hint = (f"the input shuffles differ: original {' -> '.join(o) or 'none'}; migrated "
                 f"{' -> '.join(m) or 'none'}")
-    free = [f"{side} {p[len(UNCONTROLLED):]}" for side, ps in (("original", o), ("migrated", m))
-            for p in ps if p.startswith(UNCONTROLLED)]
+    free = [f"{side} {call}" for side, s in (("original", original), ("migrated", migrated))
+            for call in s.uncontrolled]
     if free:  # queue shuffles: no seed makes them repeat, so no loss difference can be blamed on the migration
         scope = ("input order: NOT controlled (queue shuffles: their order depends on thread timing, no seed "
                  "fixes it): " + "; ".join(free) + "; " + scope.split("; ", 1)[1])
@@ -150,35 +150,37 @@ def check_eval(original, migrated, rtol, atol):
 def compare_the_rest(result):
     """Everything besides the losses (issue 9): returns the differences found before training (initial
     values, dropouts: they explain a loss divergence), those found after it (state, eval results: they
-    follow from one), and hints; fills `result.compared`, the scope of the proof that the reports print."""
-    o, m = result.original, result.migrated
+    follow from one), and hints; fills `result.comparison.compared`, the scope of the proof that the reports
+    print (`result`: report/result.VerifyResult)."""
+    facts, c = result.facts, result.comparison
+    o, m = result.sides.original, result.sides.migrated
     steps = (f"steps: {len(o.losses)} original, {len(m.losses)} migrated; per-step losses compared "
-             + (f"exactly (first {compare.EXACT_ATOL_STEPS} within atol {result.atol:g}, then rtol {result.rtol:g})"
-                if result.mode == "exact" else f"statistically against {len(result.original_runs)} original runs"))
-    twin = getattr(result, "twin", None)
+             + (f"exactly (first {compare.EXACT_ATOL_STEPS} within atol {c.atol:g}, then rtol {c.rtol:g})"
+                if facts.mode == "exact" else f"statistically against {len(result.sides.original_runs)} original runs"))
+    twin = result.sides.twin
     if twin is not None:
         steps += ("; the strict tolerance failed late, so the original ran again slightly off (its twin) "
                   + (f"and {sensitivity.FACTOR:g}x its distance from the original is the envelope of float drift"
                      if twin.status == "ok" and len(twin.losses) == len(o.losses)
                      else f"but that run {'failed' if twin.status != 'ok' else 'trained another number of steps'}"
                           f": the strict tolerance stands"))
-    result.compared = [steps, f"variables: {result.alignment}"]
+    c.compared = [steps, f"variables: {c.alignment}"]
     before, after, hints = [], [], []
-    for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not result.cluster.startswith("ps"))):
-        result.compared.append(scope)
+    for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not facts.cluster.startswith("ps"))):
+        c.compared.append(scope)
         before += found
     scope, hint = check_pipeline(o, m)
-    result.compared.append(scope)
+    c.compared.append(scope)
     hints += [hint] if hint else []
-    if result.mode == "exact":
-        for scope, found in (check_state(o, m, result.rtol, result.atol),
-                             plain_state.check_variables(o, m, result.rtol, result.atol),
-                             check_eval(o, m, result.rtol, result.atol),
-                             plain_state.check_metrics(o, m, result.rtol, result.atol)):
-            result.compared.append(scope)
+    if facts.mode == "exact":
+        for scope, found in (check_state(o, m, c.rtol, c.atol),
+                             plain_state.check_variables(o, m, c.rtol, c.atol),
+                             check_eval(o, m, c.rtol, c.atol),
+                             plain_state.check_metrics(o, m, c.rtol, c.atol)):
+            c.compared.append(scope)
             after += found
     else:
-        result.compared.append("non-trainable state, program variables and metrics, eval results: not compared "
+        c.compared.append("non-trainable state, program variables and metrics, eval results: not compared "
                                "(asynchronous training "
                                "differs from run to run)")
     return before, after, hints

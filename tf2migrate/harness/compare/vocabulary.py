@@ -5,9 +5,6 @@ A child records facts as JSON (`capture/recorder.py`); the parent's checks read 
 """
 BATCH_MEAN = "loss averaged over batches"   # eval result key: the mean of the batch losses (capture_eval.py)
 LOSS = "loss"                               # the metric kind of a loss (metric_kinds.py)
-UNCONTROLLED = "uncontrolled: "             # a pipeline entry: a queue shuffle no seed reaches (queue_inputs.py)
-API_NOTE = "original API"                   # the note that says which TF the original ran as (legacy.py)
-AMBIGUOUS = f"{API_NOTE} ambiguous, ran with "   # ... when its source could be TF 1.x or TF2
 
 
 def shuffle_op(buffer, seed, reshuffle):

@@ -4,71 +4,69 @@ the losses decide (exact, inside the twin's drift envelope, or statistical), and
 from tf2migrate.harness.compare import checks, compare, sensitivity, tolerance as tol_lib
 from tf2migrate.harness.compare.align import compare_variables
 from tf2migrate.harness.compare.hints import divergence_hint
-from tf2migrate.harness.compare.vocabulary import AMBIGUOUS, API_NOTE
 
 
 def judge(result):
-    """Set the verdict of `result` from its sides' runs and every comparison; return it."""
-    result.rtol, result.atol, result.tolerance = tol_lib.choose(result.rtol, result.atol, result.tolerance,
-                                                                result.original, result.migrated)
-    for label, side in [("original", r) for r in result.original_runs] + [("migrated", result.migrated)]:
+    """Set the comparison of `result` from its sides' runs and every comparison; return `result`."""
+    facts, sides, c = result.facts, result.sides, result.comparison
+    c.rtol, c.atol, c.tolerance = tol_lib.choose(facts.rtol, facts.atol, facts.tolerance, sides.original,
+                                                 sides.migrated)
+    for label, side in [("original", r) for r in sides.original_runs] + [("migrated", sides.migrated)]:
         if side.status == "unsupported":
-            result.verdict, result.failed_side = compare.INCOMPARABLE, label
-            result.reason = f"the {label} side cannot run under {side.python}: {side.error.split(': ', 1)[-1]}"
+            c.verdict, c.failed_side = compare.INCOMPARABLE, label
+            c.reason = f"the {label} side cannot run under {side.python}: {side.error.split(': ', 1)[-1]}"
             return result
         if side.status == "incomparable":
-            result.verdict, result.failed_side = compare.INCOMPARABLE, label
-            result.reason = f"the {label} program cannot run as the {result.cluster} cluster: {side.error}"
+            c.verdict, c.failed_side = compare.INCOMPARABLE, label
+            c.reason = f"the {label} program cannot run as the {facts.cluster} cluster: {side.error}"
             return result
         if side.status != "ok":
             why = "timed out" if side.status == "timeout" else f"failed: {side.error}"
-            result.verdict, result.failed_side = compare.INCOMPARABLE, label
-            result.reason = f"the {label} program {why}"
+            c.verdict, c.failed_side = compare.INCOMPARABLE, label
+            c.reason = f"the {label} program {why}"
             return result
-    for label, side in (("original", result.original), ("migrated", result.migrated)):
+    for label, side in (("original", sides.original), ("migrated", sides.migrated)):
         if not side.losses:
-            result.verdict = compare.INCOMPARABLE
-            result.reason = f"no training step was seen in the {label} program"
+            c.verdict = compare.INCOMPARABLE
+            c.reason = f"no training step was seen in the {label} program"
             return result
-    ok, message = compare_variables(result.original.variables, result.migrated.variables)
-    if result.original.variables or result.migrated.variables:
-        result.alignment = (f"{len(result.migrated.aligned)} of {len(result.migrated.variables)} migrated variables "
-                            f"started from the original's step-0 values; {message}")
+    ok, message = compare_variables(sides.original.variables, sides.migrated.variables)
+    if sides.original.variables or sides.migrated.variables:
+        c.alignment = (f"{len(sides.migrated.aligned)} of {len(sides.migrated.variables)} migrated variables "
+                       f"started from the original's step-0 values; {message}")
     if not ok:
-        result.verdict, result.reason = compare.INCOMPARABLE, message
+        c.verdict, c.reason = compare.INCOMPARABLE, message
         return result
-    if result.mode == "exact":
-        v = compare.exact(result.original.losses, result.migrated.losses, result.rtol, result.atol)
-        twin = result.twin
-        if twin is not None and twin.status == "ok" and len(twin.losses) == len(result.original.losses):
-            v = sensitivity.judge(result.original.losses, twin.losses, result.migrated.losses, result.rtol,
-                                  result.atol, v)
+    o, m = sides.original.losses, sides.migrated.losses
+    if facts.mode == "exact":
+        v = compare.exact(o, m, c.rtol, c.atol)
+        twin = sides.twin
+        if twin is not None and twin.status == "ok" and len(twin.losses) == len(o):
+            v = sensitivity.judge(o, twin.losses, m, c.rtol, c.atol, v)
     else:
-        v = compare.statistical([r.losses for r in result.original_runs], result.migrated.losses,
-                                result.rtol, result.atol)
+        v = compare.statistical([r.losses for r in sides.original_runs], m, c.rtol, c.atol)
     before, after, hints = checks.compare_the_rest(result)
-    result.verdict, result.reason = v.verdict, v.reason
-    if v.verdict == compare.DIVERGED and result.mode == "exact":
-        hint = divergence_hint(result.original.losses, result.migrated.losses, v.first_diverged_step, result.cluster)
-        result.reason = f"{v.reason}; {hint}" if hint else v.reason
+    c.verdict, c.reason = v.verdict, v.reason
+    if v.verdict == compare.DIVERGED and facts.mode == "exact":
+        hint = divergence_hint(o, m, v.first_diverged_step, facts.cluster)
+        c.reason = f"{v.reason}; {hint}" if hint else v.reason
     if v.verdict == compare.DIVERGED and before:   # what differs before training explains the losses
-        result.reason = f"{result.reason}; " + "; ".join(before)
+        c.reason = f"{c.reason}; " + "; ".join(before)
     elif v.verdict != compare.DIVERGED and before + after:
-        result.verdict = compare.DIVERGED
-        result.reason = "; ".join(before + after) + f" (the losses agree: {v.reason})"
-    if result.verdict == compare.DIVERGED and hints:
-        result.reason += "; " + "; ".join(hints)
-    if result.accepted_fixes:
-        result.reason += (f" (against the original with the fixes of {', '.join(result.accepted_fixes)} "
-                          f"applied, accepted as intended changes)")
-    if tol_lib.cross_version(result.original, result.migrated):
-        result.reason += f" (tolerance {result.tolerance})"
-    api_notes = [n for n in result.original.notes if n.startswith(API_NOTE)]
-    if api_notes:  # which TF the baseline is: TF 1.x and TF2 mean other numbers for some of the same calls
-        result.compared.insert(0, api_notes[0])
-    if any(n.startswith(AMBIGUOUS) for n in api_notes):
-        result.reason += " (the original's TF version is ambiguous: it ran with TF2 behaviour; " \
-                         "`--original-api v1` runs it as TF 1.x did)"
-    result.first_diverged_step, result.details = v.first_diverged_step, v.details
-    result.max_abs_diff, result.max_rel_diff = v.max_abs_diff, v.max_rel_diff
+        c.verdict = compare.DIVERGED
+        c.reason = "; ".join(before + after) + f" (the losses agree: {v.reason})"
+    if c.verdict == compare.DIVERGED and hints:
+        c.reason += "; " + "; ".join(hints)
+    if facts.accepted_fixes:
+        c.reason += (f" (against the original with the fixes of {', '.join(facts.accepted_fixes)} "
+                     f"applied, accepted as intended changes)")
+    if tol_lib.cross_version(sides.original, sides.migrated):
+        c.reason += f" (tolerance {c.tolerance})"
+    if sides.original.api_reading:  # which TF the baseline is: TF 1.x and TF2 mean other numbers for some calls
+        c.compared.insert(0, sides.original.api_reading)
+    if sides.original.api_ambiguous:
+        c.reason += " (the original's TF version is ambiguous: it ran with TF2 behaviour; " \
+                    "`--original-api v1` runs it as TF 1.x did)"
+    c.first_diverged_step, c.details = v.first_diverged_step, v.details
+    c.max_abs_diff, c.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result

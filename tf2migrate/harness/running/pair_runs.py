@@ -5,22 +5,13 @@ slightly off, when the losses part late in exact mode (its own float drift, sens
 repeats in statistical mode. A recorded original (recordings.py) is reused: then only the migrated one runs.
 """
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tf2migrate.harness.compare import compare, sensitivity, tolerance as tol_lib
+from tf2migrate.harness.compare.observations import PairObserved
 from tf2migrate.harness.running import recordings as recordings_lib
 from tf2migrate.harness.running.plan import build_side
 from tf2migrate.harness.running.runner import run_sides
-
-
-@dataclass
-class PairRuns:
-    """What each side observed (runner.SideResult)."""
-    original: object = None          # the original (repeat 0)
-    migrated: object = None
-    original_runs: list = field(default_factory=list)   # statistical mode: every original repeat
-    twin: object = None           # the original again, slightly off: its own float drift (sensitivity.py)
-    retried_ports: bool = False   # a server's port was taken by another process: the pair ran again
 
 
 @dataclass
@@ -43,8 +34,8 @@ class PairPlan:
     tolerances: tuple             # (rtol, atol, tolerance) as given, for the drift question
 
 
-def run_pair(plan: PairPlan, workdir, namespace, recordings, progress) -> PairRuns:
-    runs = PairRuns()
+def run_pair(plan: PairPlan, workdir, namespace, recordings, progress) -> PairObserved:
+    runs = PairObserved()
     digest = None
     if recordings and plan.mode == "exact":
         digest = recordings_lib.key(plan.reference, python=plan.pythons["original"], topology=plan.topology,

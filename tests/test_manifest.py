@@ -37,7 +37,10 @@ def test_one_line_per_rule():
 
 @pytest.mark.parametrize("rule, cls", LINES, ids=IDS)
 def test_a_line_says_what_its_class_declares(rule, cls):
-    assert rule.codes.split() == [info.code for info in cls.infos]
+    declared = [info.code for info in cls.infos]
+    assert rule.codes.split() == declared, (f"the {rule.name} line's codes differ from its class's infos: only in the "
+                                            f"line {sorted(set(rule.codes.split()) - set(declared))}, only in the class "
+                                            f"{sorted(set(declared) - set(rule.codes.split()))}, or their order")
     assert _overrides(cls, "reads_whole_module") == (rule.reads is not Reads.STATEMENTS)
     assert _overrides(cls, "sees_every_statement") == (rule.reads is Reads.EVERY_STATEMENT)
     assert _overrides(cls, "report_from_ast") == (rule.ast is Ast.REPORTS)

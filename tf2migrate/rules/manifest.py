@@ -83,6 +83,8 @@ ESTIMATORS = frozenset({"Estimator", "DNNRegressor", "DNNClassifier", "LinearReg
 CANNED = frozenset({"DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor",
                     "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor", "BaselineClassifier",
                     "BaselineRegressor"})
+# The Estimator converter's codes, in the order of its `codes.INFOS`, which writes them again: this module imports
+# no rule module (the docstring says why), so tests/test_manifest.py checks that the two agree, code by code.
 _E = "TFM301 TFM302 TFM303 TFM304 TFM305 TFM306 TFM307 TFM308 TFM309 TFM310 TFM311 TFM312 TFM313 TFM314 TFM315 " \
      "TFM316 TFM317 TFM319 TFM318 TFM320 TFM321 TFM336 TFM333 TFM335 TFM323 TFM324 TFM325 TFM327 TFM326 TFM330 " \
      "TFM331 TFM322 TFM348 TFM349 TFM345"

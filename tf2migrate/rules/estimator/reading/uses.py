@@ -6,14 +6,9 @@ specs, config, hooks or model_fn would be left pointing at something that no lon
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import libcst as cst
 
 from tf2migrate.rules.estimator.syntax.args import Unreadable
-
-if TYPE_CHECKING:  # an annotation only: program/analyze.py imports this module
-    from tf2migrate.rules.estimator.program.analyze import Program
 
 METHODS = {
     "train": ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"),
@@ -105,9 +100,10 @@ def inline_specs(call, ctx) -> list:
 
 
 class Uses(cst.CSTVisitor):
-    """Collects run calls and flags every other use of the estimator, its specs, config or model_fn."""
+    """Collects run calls and flags every other use of the estimator, its specs, config or model_fn (`prog`:
+    program/analyze.Program, not imported: analyze imports this module)."""
 
-    def __init__(self, prog: Program, ctx) -> None:
+    def __init__(self, prog, ctx) -> None:
         self.prog, self.ctx = prog, ctx
         self.runs: list = []
         self.problems: list = []

@@ -121,6 +121,7 @@ def verify(original, migrated=None, *, module=None, args=(), original_args=None,
                           netns=namespace.pid if namespace else None, cwd=cwd)
             kept = recordings_lib.load(recordings, digest, init) if digest else None
             side_m = build_side("migrated", mig, "migrated", topology, facts_m, api="v2", init_in=init,
+                                tf1_adam=facts_o.tf1_adam,
                                 abort_path=abort, python=pythons["migrated"], **common)
             if kept is not None:   # recorded once for the session: only the migrated program runs
                 result.original, (result.migrated,) = kept, run_sides([side_m])

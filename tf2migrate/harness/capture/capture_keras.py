@@ -11,6 +11,7 @@ import inspect
 
 from tf2migrate.harness.capture import keras_weights
 from tf2migrate.harness.capture.capture_dtensor import DTensorLosses, is_dtensor_step
+from tf2migrate.harness.capture.one_loss import add_loss, is_rank0, is_scalar, left_out, may_be_scalar, one_value
 from tf2migrate.harness.capture.recorder import StepCapReached
 from tf2migrate.harness.capture.step_state import step, steps_per_execution
 
@@ -54,16 +55,19 @@ def _wrap_train_step(Model, tf, averages_replicas=False):
             self._tf2migrate_step_losses = []
 
             def keep(value):
-                self._tf2migrate_step_losses.append(float(value))
+                self._tf2migrate_step_losses.append(value.numpy())
                 return value
 
             def train_step(data):
                 step.in_train_step, step.loss, step.reported = True, None, None
+                step.maybe_loss = step.maybe_reported = None   # vectors that may hold one number (one_loss.py)
                 step.steps_traced = getattr(step, "steps_traced", 0) + 1  # see steps_traced()
                 try:
                     logs = inner(data)
                 finally:
                     step.in_train_step = False
+                if step.reported is None and step.loss is None:
+                    step.reported, step.loss = step.maybe_reported, step.maybe_loss
                 if step.reported is not None:  # the model's own `loss_tracker` (_wrap_loss_tracker)
                     ctx = tf.distribute.get_replica_context()
                     in_sync = ctx.num_replicas_in_sync if ctx is not None else 1
@@ -92,8 +96,11 @@ def _wrap_loss_tracker(Mean, tf):
 
     def update_state(self, values, sample_weight=None, *args, **kwargs):
         if getattr(step, "in_train_step", False) and getattr(step, "reported", None) is None \
-                and sample_weight is None and not args and not kwargs and self.name == "loss" and _is_scalar(values):
-            step.reported = values
+                and sample_weight is None and not args and not kwargs and self.name == "loss":
+            if is_scalar(values):
+                step.reported = values
+            elif may_be_scalar(values) and getattr(step, "maybe_reported", None) is None:
+                step.maybe_reported = values
         return original(self, values, sample_weight, *args, **kwargs)
 
     Mean.update_state = update_state
@@ -117,12 +124,12 @@ def _wrap_fit(Model, recorder, tf):
             steps = getattr(self.model, "_tf2migrate_step_losses", None)
             if steps:  # several steps ran in this call (steps_per_execution): each one's loss
                 for loss in steps:
-                    recorder.add_loss(loss, "keras")
+                    add_loss(recorder, loss, "keras")
                 steps.clear()
             elif hasattr(value, "fetch"):
                 self.pending.append(value)
             else:
-                recorder.add_loss(_scalar(value), "keras")
+                add_loss(recorder, value, "keras")
             _flush_initial_values(recorder)
             if recorder.max_steps is not None and len(recorder.losses) + len(self.pending) >= recorder.max_steps:
                 self.model.stop_training = True
@@ -130,7 +137,7 @@ def _wrap_fit(Model, recorder, tf):
         def on_train_end(self, logs=None):
             for remote in self.pending:
                 value = remote.fetch()
-                recorder.add_loss(_scalar(value[LOSS_KEY] if isinstance(value, dict) else value), "keras")
+                add_loss(recorder, value[LOSS_KEY] if isinstance(value, dict) else value, "keras")
             self.pending = []
 
     def fit(self, *args, **kwargs):
@@ -149,7 +156,10 @@ def _wrap_tape(recorder, tf):
     dtensor_losses = None
 
     def record(value, replicas):
-        buffer.append(float(value))
+        if one_value(value) is None:
+            left_out(recorder, value)
+            return
+        buffer.append(one_value(value))
         if len(buffer) >= replicas:
             recorder.add_loss(sum(buffer), "tape")
             buffer.clear()
@@ -157,14 +167,16 @@ def _wrap_tape(recorder, tf):
 
     def gradient(self, target, sources, *args, **kwargs):
         if getattr(step, "in_train_step", False):
-            if getattr(step, "loss", None) is None and _is_scalar(target):
+            if getattr(step, "loss", None) is None and is_scalar(target):
                 step.loss = target
+            elif may_be_scalar(target) and getattr(step, "maybe_loss", None) is None:
+                step.maybe_loss = target
             return original(self, target, sources, *args, **kwargs)
-        if _is_scalar(target) and is_dtensor_step(sources):
+        if is_rank0(target) and is_dtensor_step(sources):
             nonlocal dtensor_losses
             dtensor_losses = dtensor_losses or DTensorLosses(recorder)
             dtensor_losses.record(target, sources)
-        elif _is_scalar(target):
+        elif may_be_scalar(target):
             if recorder.cap_reached() and tf.executing_eagerly():
                 raise StepCapReached()
             ctx = tf.distribute.get_replica_context()
@@ -176,17 +188,6 @@ def _wrap_tape(recorder, tf):
         return original(self, target, sources, *args, **kwargs)
 
     tf.GradientTape.gradient = gradient
-
-
-def _is_scalar(t):
-    shape = getattr(t, "shape", None)
-    return shape is not None and shape.rank == 0 and getattr(t, "dtype", None) is not None and t.dtype.is_floating
-
-
-def _scalar(value):
-    import numpy as np
-
-    return float(np.asarray(value).reshape(-1)[0]) if np.size(value) else float("nan")
 
 
 def _flush_initial_values(recorder):

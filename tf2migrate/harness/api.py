@@ -7,7 +7,7 @@ import os
 import shutil
 import sys
 
-from tf2migrate.harness.compare.compare import tolerance as tol_lib
+from tf2migrate.harness.compare import tolerance as tol_lib
 from tf2migrate.harness.compare.align import load_user_values, save_values
 from tf2migrate.harness.report.judge import judge
 from tf2migrate.harness.report.result import (EXIT_DIVERGED, EXIT_EQUIVALENT, EXIT_PROGRAM_FAILED, EXIT_USAGE,

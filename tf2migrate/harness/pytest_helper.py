@@ -10,7 +10,7 @@
 def assert_equivalent(original, migrated=None, **options):
     """Run `tf2migrate.verify` and fail the test with the step table unless the verdict is EQUIVALENT."""
     from tf2migrate.harness import api
-    from tf2migrate.harness.report.report import report
+    from tf2migrate.harness.report import report
 
     options.setdefault("progress", lambda line: None)
     result = api.verify(original, migrated, **options)

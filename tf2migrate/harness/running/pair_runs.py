@@ -7,7 +7,7 @@ repeats in statistical mode. A recorded original (recordings.py) is reused: then
 import os
 from dataclasses import dataclass
 
-from tf2migrate.harness.compare.compare import compare, sensitivity, tolerance as tol_lib
+from tf2migrate.harness.compare import compare, sensitivity, tolerance as tol_lib
 from tf2migrate.harness.compare.observations import PairObserved
 from tf2migrate.harness.running import recordings as recordings_lib
 from tf2migrate.harness.running.plan import build_side

@@ -153,11 +153,6 @@ def _precheck(path: str, data: bytes, triggers, source: str, view) -> tuple:
     """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
     would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole.
     `view()`: the file's package view (`Views.get`), asked only then."""
-    with _collector_paused():
-        return _precheck_twice(path, data, triggers, source, view)
-
-
-def _precheck_twice(path: str, data: bytes, triggers, source: str, view) -> tuple:
     try:
         src, done = retry_deep(precheck, path, data, triggers, source)
         settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
@@ -248,14 +243,23 @@ def _in_turn(todo: list, triggers, views, jobs: int, results: list) -> None:
     Onto `results`, each file as it is finished."""
     pool = _Pool(jobs)
     for path, data, content_digest, mode, selection in todo:
-        src, done = _precheck(path, data, triggers, selection.source, lambda: views.get(path))
-        if done is not None:
-            done.digest = content_digest if done.status is Status.UNCHANGED else None
-            results.append(done)
-            continue
-        job = (path, data, src, content_digest, mode, selection, views.get(path))
-        if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
-            results.append(_heavy(job))
-        else:
+        with _collector_paused():  # a settled file's `ast` tree is gone before the collector runs again
+            job = _settle_here(path, data, content_digest, mode, selection, triggers, views, results)
+        if job is not None:
             pool.add(job)
     pool.results(results)
+
+
+def _settle_here(path, data, content_digest, mode, selection, triggers, views, results: list):
+    """Onto `results`, the file's result when the pre-pass settles it or it is reported from `ast`; else the
+    job for `_Pool`."""
+    src, done = _precheck(path, data, triggers, selection.source, lambda: views.get(path))
+    if done is not None:
+        done.digest = content_digest if done.status is Status.UNCHANGED else None
+        results.append(done)
+        return None
+    job = (path, data, src, content_digest, mode, selection, views.get(path))
+    if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
+        results.append(_heavy(job))
+        return None
+    return job

@@ -49,10 +49,16 @@ def _walk(tree: ast.AST) -> dict:
 
 
 def _children_of(node) -> tuple:
+    return tuple(child for child in children(node) if child is not None)
+
+
+def children(node) -> tuple:
+    """`ast.iter_child_nodes(node)` as a tuple, about three times as fast, without the shared `Load`/`Store`/
+    operator nodes, and with None where an optional field is empty (`Return` without a value)."""
     read = _CHILDREN.get(type(node))
     if read is None:
         read = _CHILDREN[type(node)] = _children(type(node))
-    return tuple(child for child in read(node) if child is not None)
+    return read(node)
 
 
 # field types (in the classes' ASDL signatures) that never hold a node worth indexing: `ctx` and operators are

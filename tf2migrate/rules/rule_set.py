@@ -63,7 +63,14 @@ class ManifestRules:
         return "contrib" in words and imports_contrib(tree)
 
     def load(self) -> None:
-        import tf2migrate.rules.registry  # noqa: F401
+        """The rules, the tables and the splice path, with what each builds on first use: a forked worker
+        inherits them instead of making them again for its first file (0.02 s apiece)."""
+        from tf2migrate.rules import registry, table_only
+        from tf2migrate.rules.tables import load_tables
+
+        load_tables()
+        registry.all_infos()
+        table_only.warm()
 
 
 RULES = ManifestRules()

@@ -47,6 +47,14 @@ def _code_triggers():
                                symbols=frozenset(n.rsplit(".", 1)[-1] for n in symbols))
 
 
+def warm() -> None:
+    """What the first file would build: the modules and words of the splice path (`ManifestRules.load`)."""
+    import tf2migrate.rules.table_splice  # noqa: F401
+
+    _code_triggers()
+    _answered()
+
+
 def code_rule_places(tree, imports, text: str, source: str) -> bool:
     words = _code_triggers()
     attrs, symbols = words.scan(text)

@@ -6,6 +6,7 @@ Rules use these facts as proofs before touching a method call whose name alone i
 from __future__ import annotations
 
 import ast
+import weakref
 
 import libcst as cst
 
@@ -17,7 +18,9 @@ class Facts:
     """Read from Python's `ast` (fast), keyed by dotted text, so LibCST nodes can ask by `dotted()`."""
 
     def __init__(self, ctx) -> None:
-        self.ctx = ctx
+        # the context keeps its facts (`Context.facts`): a strong reference back would make a cycle, and the
+        # module's `ast` tree with it would wait for the cyclic collector instead of going with the file
+        self.ctx = weakref.proxy(ctx)
         self.made_by: dict = {}  # dotted target -> set of canonical callee names
         for node in nodes(ctx.tree, ast.Assign, ast.AnnAssign):
             if isinstance(node, ast.Assign):

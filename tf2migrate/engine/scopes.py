@@ -10,7 +10,7 @@ import ast
 
 import libcst as cst
 
-from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.ast_index import children, nodes
 
 
 def _params(params: cst.Parameters) -> set:
@@ -53,6 +53,8 @@ def _function_locals(fn) -> set:
     todo = list(fn.body)
     while todo:
         node = todo.pop()
+        if node is None:  # an empty optional field (`children`)
+            continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
             continue
@@ -69,7 +71,7 @@ def _function_locals(fn) -> set:
             _ast_targets(node.optional_vars, names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             names.add(node.name)
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(children(node))
     return names - declared_global
 
 

@@ -5,7 +5,6 @@ words (`wake_words.py`, read from `manifest.py`).
 """
 from __future__ import annotations
 
-import importlib
 
 
 class ManifestRules:
@@ -65,7 +64,14 @@ class ManifestRules:
         return "contrib" in words and imports_contrib(tree)
 
     def load(self) -> None:
-        importlib.import_module("tf2migrate.rules.registry")  # every rule module, imported by the registry
+        """The rules, the tables and the splice path, with what each builds on first use: a forked worker
+        inherits them instead of making them again for its first file (0.02 s apiece)."""
+        from tf2migrate.rules import registry, table_only
+        from tf2migrate.rules.tables import load_tables
+
+        load_tables()
+        registry.all_infos()
+        table_only.warm()
 
 
 RULES = ManifestRules()

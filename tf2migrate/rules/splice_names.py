@@ -26,6 +26,12 @@ def head(node):
     return node
 
 
+def _first(fn) -> tuple:
+    """Where a function's scope starts for LibCST: its first decorator, or its `def`."""
+    first = min([fn] + list(getattr(fn, "decorator_list", ())), key=lambda n: (n.lineno, n.col_offset))
+    return first.lineno, first.col_offset
+
+
 def _word_before(text: str, end: int) -> str:
     start = end
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
@@ -39,6 +45,8 @@ class SpliceNames:
     def __init__(self) -> None:
         self._binders = None  # names any function or lambda may bind locally
         self._scopes: dict = {}
+        self._spans = None  # (start, end, function) of every function and lambda, by start
+        self._resolved: dict = {}  # id(node) -> `resolve(node)`: a reference is asked several times
 
     def shadowed(self, name: str, at) -> bool:
         if self._binders is None:
@@ -48,10 +56,14 @@ class SpliceNames:
                 n.name for n in nodes(tree, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler)}
         if name not in self._binders:
             return False
+        if self._spans is None:
+            self._spans = sorted((_first(fn), (fn.end_lineno, fn.end_col_offset), i, fn)
+                                 for i, fn in enumerate(nodes(self.ctx.tree, *_FUNCTIONS)))
         key = (at.lineno, at.col_offset)
-        for fn in nodes(self.ctx.tree, *_FUNCTIONS):
-            first = min([fn] + list(getattr(fn, "decorator_list", ())), key=lambda n: (n.lineno, n.col_offset))
-            if (first.lineno, first.col_offset) <= key <= (fn.end_lineno, fn.end_col_offset) and name in self._locals(fn):
+        for start, end, _, fn in self._spans:
+            if start > key:
+                break
+            if key <= end and name in self._locals(fn):
                 return True
         return False
 
@@ -66,11 +78,16 @@ class SpliceNames:
         return self._scopes[id(fn)]
 
     def resolve(self, node) -> tuple:
-        root = head(node)
-        if isinstance(root, ast.Name) and self.shadowed(root.id, node):
-            return None, None
-        name = ast_dotted(node)
-        return self.ctx.imports.resolve_dotted(name) if name else (None, None)
+        found = self._resolved.get(id(node))
+        if found is None:
+            root = head(node)
+            if isinstance(root, ast.Name) and self.shadowed(root.id, node):
+                found = None, None
+            else:
+                name = ast_dotted(node)
+                found = self.ctx.imports.resolve_dotted(name) if name else (None, None)
+            self._resolved[id(node)] = found
+        return found
 
     def src(self, node) -> str:
         """The node's original text (LibCST's `source(original)`): NotSure where parentheses may be its own."""

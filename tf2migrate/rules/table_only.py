@@ -9,6 +9,7 @@ or need a new one is `NotSure`, and so is anything else this path cannot promise
 from __future__ import annotations
 
 import ast
+import importlib
 import bisect
 import dataclasses
 import functools
@@ -47,6 +48,14 @@ def _code_triggers():
                                symbols=frozenset(n.rsplit(".", 1)[-1] for n in symbols))
 
 
+def warm() -> None:
+    """What the first file would build: the modules and words of the splice path (`ManifestRules.load`)."""
+    importlib.import_module("tf2migrate.rules.table_splice")
+
+    _code_triggers()
+    _answered()
+
+
 def code_rule_places(tree, imports, text: str, source: str) -> bool:
     words = _code_triggers()
     attrs, symbols = words.scan(text)
@@ -77,21 +86,36 @@ def _rewrite(text: str, tree, path: str, selection):
         return None
     ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
                   suppressions=parse_suppressions(text), selection=selection, emit=None, infos=registry.all_infos())
-    plugins = registry.plugins(ctx)
-    if any(plugin.reads_whole_module() or plugin.sees_every_statement() for plugin in plugins):
+    if any(plugin.reads_whole_module() or plugin.sees_every_statement() for plugin in _readers(ctx)):
         return None
     edits = Text(text)
     splice = TableSplice(ctx, load_tables(), registry.CLAIMED, edits)
     splice.run(tree, _hits(tree, text, imports, selection.source))
-    for plugin in plugins:
-        if type(plugin) in registry.ANSWERED:
-            plugin.leave_module(None, None)
+    for cls in _answered():
+        cls(ctx).leave_module(None, None)
     splice.leave_module()
     code = edits.result()
     if code != text:
         _imports_still_used(tree, imports, edits)
     SPLICED["changed" if code != text else "unchanged"] += 1
     return RewriteResult(code=code, diagnostics=sorted(ctx.diagnostics, key=lambda d: (d.line, d.col, d.code)))
+
+
+def _readers(ctx) -> list:
+    """The rules whose manifest line says they may read more than the statements they act in (`Reads`): only
+    they can say yes to `reads_whole_module` or `sees_every_statement` (tests/test_manifest.py)."""
+    from tf2migrate.rules import registry
+    from tf2migrate.rules.manifest import RULES, Reads
+
+    return [cls(ctx) for cls, rule in zip(registry.CODE_RULES, RULES) if rule.reads is not Reads.STATEMENTS]
+
+
+@functools.lru_cache(maxsize=None)
+def _answered() -> tuple:
+    """The `Ast.ANSWERS` rules, in the traversal's order: they report here as after LibCST's traversal."""
+    from tf2migrate.rules import registry
+
+    return tuple(cls for cls in registry.CODE_RULES if cls in registry.ANSWERED)
 
 
 def _imports_still_used(tree, imports, edits: Text) -> None:

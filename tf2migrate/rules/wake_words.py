@@ -40,6 +40,15 @@ def all_words() -> tuple:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LAST: list = [None, frozenset()]  # the last text scanned and its words
+
+
+def _identifiers(text: str) -> frozenset:
+    """Every word of `text`, kept for the last text: the pre-pass, the splice path's code rules and its lines
+    to read (`apply._hits`) scan the same text one after the other."""
+    if _LAST[0] is not text:
+        _LAST[:] = text, frozenset(_IDENTIFIER.findall(text))
+    return _LAST[1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +77,7 @@ class Triggers:
 
     def scan(self, text: str) -> tuple:
         """(attribute words, symbol words) present in `text` (comments and strings included)."""
-        found = set(_IDENTIFIER.findall(text))
+        found = _identifiers(text)
         return found & self.attrs, found & self.symbols
 
     def code_words(self, text: str, wide: bool = False) -> frozenset:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.imports import canonical_tf
 
 
@@ -21,4 +22,4 @@ def contrib_paths(node) -> list:
 
 def imports_contrib(tree) -> bool:
     """Does the module import from tensorflow.contrib anywhere (the pre-pass's question: it must go to LibCST)."""
-    return any(contrib_paths(node) for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
+    return any(contrib_paths(node) for node in nodes(tree, ast.Import, ast.ImportFrom))  # the shared index

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.ast_index import children, nodes
 from tf2migrate.engine.imports import ast_dotted, canonical_tf, is_private
 from tf2migrate.engine.scopes import ast_function_locals
 from tf2migrate.rules.unconverted import names
@@ -43,9 +43,12 @@ def references(tree: ast.AST, imports) -> list:
     for node in [*attributes, *nodes(tree, ast.Name)]:
         if id(node) in inner or not isinstance(node.ctx, ast.Load):
             continue  # a part of a longer chain, or a name being bound
+        root = node
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is not ast.Name or root.id not in heads:
+            continue  # (most chains: read before the dotted name is joined)
         dotted = ast_dotted(node)
-        if not dotted or dotted.partition(".")[0] not in heads:
-            continue
         if dotted.partition(".")[0] not in maybe_local:  # scopes are read only for what would be reported
             canonical = imports.resolve_dotted(dotted)[1]
             if canonical is None or (canonical not in names.MONITORED and names.kind(canonical) is None):
@@ -123,7 +126,7 @@ def _local_aliases(fn, local, aliases: dict, imports) -> dict:
     todo = list(fn.body)
     while todo:
         node = todo.pop()
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+        if node is None or isinstance(node, (*_FUNCTIONS, ast.ClassDef)):  # None: an empty optional field
             continue
         if isinstance(node, ast.Assign):
             for target in node.targets:
@@ -134,7 +137,7 @@ def _local_aliases(fn, local, aliases: dict, imports) -> dict:
         elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
             for name in (n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)):
                 counts[name] = counts.get(name, 0) + 2
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(children(node))
     out = {}
     for name, value in values.items():
         if counts.get(name) == 1 and isinstance(value, (ast.Name, ast.Attribute)):

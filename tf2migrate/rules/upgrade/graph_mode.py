@@ -12,6 +12,7 @@ from tf2migrate.rules.unconverted.scan import references
 # what makes the code run in a graph: the program's switch, or a graph it builds in
 GRAPH_MAKERS = frozenset({"tf.disable_eager_execution", "tf.disable_v2_behavior", "tf.Graph",
                           "tf.wrap_function", "tf.function"})
+_LAST_WORDS = frozenset(name.rsplit(".", 1)[-1] for name in GRAPH_MAKERS | GRAPH_ONLY)
 BEFORE = '''import tensorflow.compat.v1 as tf
 
 x = tf.placeholder(tf.float32, [None, 2])
@@ -54,8 +55,11 @@ class GraphMode(Plugin):
         ctx = self.ctx
         if ctx.tree is None or not ctx.selection.enabled("TFM668"):
             return updated
-        first = None
+        first, bound = None, ctx.imports.bindings
         for node in nodes(ctx.tree, ast.Attribute, ast.Name):
+            # only a name the file imports, or an attribute spelled as one of these names ends, can resolve to one
+            if node.attr not in _LAST_WORDS if type(node) is ast.Attribute else node.id not in bound:
+                continue
             canonical = ctx.imports.ast_canonical(node)
             if canonical in GRAPH_MAKERS:
                 return updated

@@ -68,7 +68,7 @@ def rewrite(text: str, tree, path: str, selection, package=None):
 def _rewrite(text: str, tree, path: str, selection):
     from tf2migrate.engine.apply import RewriteResult, _hits
     from tf2migrate.engine.imports import ImportMap
-    from tf2migrate.rules import registry
+    from tf2migrate.rules import module_twins, registry
     from tf2migrate.rules.table_splice import TableSplice
     from tf2migrate.rules.tables import load_tables
 
@@ -78,7 +78,7 @@ def _rewrite(text: str, tree, path: str, selection):
     ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
                   suppressions=parse_suppressions(text), selection=selection, emit=None, infos=registry.all_infos())
     plugins = registry.plugins(ctx)
-    if any(plugin.reads_whole_module() or plugin.sees_every_statement() for plugin in plugins):
+    if any(module_twins.needs_libcst(plugin) for plugin in plugins):
         return None
     edits = Text(text)
     splice = TableSplice(ctx, load_tables(), registry.CLAIMED, edits)
@@ -87,6 +87,7 @@ def _rewrite(text: str, tree, path: str, selection):
         if type(plugin) in registry.ANSWERED:
             plugin.leave_module(None, None)
     splice.leave_module()
+    module_twins.leave_module(plugins, ctx, tree, edits)
     code = edits.result()
     if code != text:
         _imports_still_used(tree, imports, edits)

@@ -1,0 +1,83 @@
+"""More call upgrades on the splice path (rules/code_splice.py): each twin reads the call from `ast` and asks
+its rule's own decision function (shared with the rule's `leave_call`, so the two cannot drift), then writes the
+rule's edit as text splices. What the text cannot promise as LibCST prints it is `NotSure`.
+"""
+from __future__ import annotations
+
+import ast
+
+from tf2migrate.engine.text_edits import NotSure
+from tf2migrate.rules.code_splice import Call, called, compat_v1
+from tf2migrate.rules.upgrade.device_function import DEVICE, is_function
+from tf2migrate.rules.upgrade.image_resize import METHODS, RESIZES, TF1_ARGS as RESIZE_ARGS, _binds, kept_v1
+
+
+def _literal_bool(expr):
+    return expr.value if isinstance(expr, ast.Constant) and isinstance(expr.value, bool) else None
+
+
+def image_resize(p, node: ast.Call) -> None:
+    """`ImageResize.leave_call` (TFM653); a call that loses an argument to `tf.image.resize` is NotSure."""
+    literal, canonical = called(p, node, RESIZES)
+    if canonical is None:
+        return
+    name = canonical.rsplit(".", 1)[1]
+    c = Call(p, node)
+    args = c.positional()
+    bound = RESIZE_ARGS[:len(args)] + tuple(a.keyword for a in c.args if a.keyword) if args is not None else ()
+    if args is None or len(args) > len(RESIZE_ARGS) or not _binds(bound):
+        what = "*args" if args is None else "not TF1's `images, size, align_corners, name, half_pixel_centers`"
+        p.ctx.report(node, "TFM653", f"`tf.image.{name}`: arguments that cannot be bound ({what}): "
+                     "convert to `tf.image.resize` by hand", fixable=False)
+        return
+    given, i = {}, 0
+    for a in c.args:
+        key = a.keyword if a.keyword is not None else RESIZE_ARGS[i] if i >= 2 else None
+        if key is not None:
+            given[key] = _literal_bool(a.value)
+        i += a.keyword is None
+    problem = kept_v1(name, given)
+    if problem:
+        if literal.startswith("tf.compat.v1."):
+            return
+        if p.ctx.report(node, "TFM653", f"kept as `tf.compat.v1.image.{name}` (same numbers): {problem}",
+                        fixable=True):
+            p.text.replace(*p.text.span(node.func), compat_v1(p, canonical))
+        return
+    if set(given) - {"images", "size", "name"}:
+        raise NotSure("an argument tf.image.resize drops")
+    if not p.ctx.report(node, "TFM653"):
+        return
+    method = f"{p.alias()}.image.ResizeMethod.{METHODS[name]}"
+    func = p.like(node.func, "tf.image.resize")
+    c.to_keywords((None, None) + RESIZE_ARGS[2:])
+    c.append("method", method)
+    p.text.replace(*p.text.span(node.func), func)
+
+
+def device_function(p, node: ast.Call) -> None:
+    """`DeviceFunction.leave_call` (TFM665)."""
+    literal, canonical = called(p, node, DEVICE)
+    if canonical is None or literal.startswith("tf.compat.v1.") or len(node.args) + len(node.keywords) != 1:
+        return
+    value = node.args[0] if node.args else node.keywords[0].value
+    value = value.value if isinstance(value, ast.Starred) else value
+    if isinstance(value, ast.Lambda):
+        kind, name = "lambda", None
+    elif isinstance(value, ast.Call):
+        kind, name = "call", p.resolve(value.func)[1]
+    elif isinstance(value, ast.Name):
+        kind, name = "name", value.id
+    else:
+        return
+    if not is_function(p.ctx, kind, name) or not p.ctx.report(node, "TFM665"):
+        return
+    p.text.replace(*p.text.span(node.func), compat_v1(p, canonical))
+
+
+def _last(names) -> frozenset:
+    return frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+
+IMAGE_RESIZE = (_last(RESIZES), image_resize)
+DEVICE_FUNCTION = (_last(DEVICE), device_function)

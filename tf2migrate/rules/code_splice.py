@@ -16,7 +16,8 @@ from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules import arg_splice
 
 # the `wake_words.WAKE` entries of the rules answered here
-RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments", "image_resize", "device_function"})
+RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments", "image_resize", "device_function",
+                   "initializers"})
 
 
 class Call:

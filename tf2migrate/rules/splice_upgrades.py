@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import ast
 
+import libcst as cst
+
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.code_splice import Call, called, compat_v1
 from tf2migrate.rules.upgrade.device_function import DEVICE, is_function
+from tf2migrate.rules.upgrade import initializers
 from tf2migrate.rules.upgrade.image_resize import METHODS, RESIZES, TF1_ARGS as RESIZE_ARGS, _binds, kept_v1
 
 
@@ -75,9 +78,54 @@ def device_function(p, node: ast.Call) -> None:
     p.text.replace(*p.text.span(node.func), compat_v1(p, canonical))
 
 
+def variance_scaling(p, node: ast.Call) -> None:
+    """`Initializers.leave_call` (TFM655): its own `binds` and `new_args` on the call's arguments as LibCST
+    reads them (`_cst_args`)."""
+    _, canonical = called(p, node, INITIALIZERS)
+    if canonical is None:
+        return
+    c = Call(p, node)
+    args = _cst_args(c)
+    if not initializers.binds(canonical, args):
+        initializers.unbound(p.ctx, node, canonical)
+        return
+    if not p.ctx.report(node, "TFM655"):
+        return
+    _write_args(c, initializers.new_args(canonical, args))
+    p.text.replace(*p.text.span(node.func), compat_v1(p, initializers.TARGET))
+
+
+def _cst_args(c) -> list:
+    """The call's arguments as LibCST's `Arg`s, each value parsed from its text (with the edits made in it);
+    a spread's value is left out (no rule reads it). NotSure for a value with a comment or a line continuation."""
+    out = []
+    for a in c.args:
+        if a.star:
+            out.append(cst.Arg(cst.Name("_"), star=a.star))
+            continue
+        text = c.value_text(a)
+        if "#" in text or "\\" in text:
+            raise NotSure("a comment or line continuation in an argument a rule rebuilds")
+        out.append(cst.Arg(cst.parse_expression(text), keyword=cst.Name(a.keyword) if a.keyword else None))
+    return out
+
+
+def _write_args(c, args: list) -> None:
+    """Replace the call's arguments by `args` (all rebuilt, as the rule's), printed as LibCST prints them;
+    NotSure where LibCST would keep blanks or a comma of the old ones."""
+    close_at = c.close_at
+    open_at = c._parens[0]
+    if c.args[0].start != open_at + 1 or c.args[-1].end != close_at if c.args else open_at + 1 != close_at:
+        raise NotSure("blanks or a comma around the arguments a rule rebuilds")
+    code = cst.Module([]).code_for_node(cst.Call(func=cst.Name("f"), args=args))
+    c.text.replace(open_at + 1, close_at, code[2:-1])
+
+
 def _last(names) -> frozenset:
     return frozenset(name.rsplit(".", 1)[-1] for name in names)
 
 
 IMAGE_RESIZE = (_last(RESIZES), image_resize)
 DEVICE_FUNCTION = (_last(DEVICE), device_function)
+INITIALIZERS = initializers.Initializers.claims
+VARIANCE_SCALING = (_last(INITIALIZERS), variance_scaling)

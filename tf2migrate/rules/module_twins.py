@@ -1,24 +1,58 @@
 """The splice twins of rules that read the whole module (`Reads.MODULE`): where such a rule's
-`reads_whole_module()` is true, the splice path (rules/table_only.py) runs its twin on the spliced text instead
-of giving the file to LibCST. A twin makes the rule's own decisions (a function both share) and writes them as
-text edits, or raises `NotSure`; tests/test_code_splice.py compares the two paths.
+`reads_whole_module()` is true, the splice path (rules/table_only.py) asks its twin instead of giving the file
+to LibCST. A twin says whether it answers the file (`answers(ctx)`) and then makes the rule's own decisions (a
+function both share) as text edits, or raises `NotSure`; tests/test_code_splice.py and tests/test_table_splice.py
+compare the two paths.
 """
 from __future__ import annotations
 
+import ast
+
+from tf2migrate.engine.ast_index import nodes
+from tf2migrate.rules.estimator.plugin import EstimatorToKeras
 from tf2migrate.rules.unconverted import contrib_splice
 from tf2migrate.rules.unconverted.contrib_imports import ContribImports
 
-# rule class -> twin(ctx, tree, edits), run after every table and call edit, in the registry's order
-TWINS = {ContribImports: contrib_splice.leave_module}
+
+def _always(ctx) -> bool:
+    return True
+
+
+def _estimator_idle(ctx) -> bool:
+    """The Estimator converter has nothing to convert or report in a file of no package that builds no Estimator
+    (its own `ast` proof, `analyze._builds_estimator`) and trains nothing (`not_converted_report.report_foreign`'s
+    calls): every path of `EstimatorToKeras._convert` starts from one of those. Its words woke it on a class of
+    `tf.estimator` it does not build (`EstimatorSpec`, `ServingInputReceiver`: tensor2tensor 1.14.0, 5 files)."""
+    from tf2migrate.rules.estimator.program import analyze
+
+    if ctx.package is not None or ctx.tree is None or analyze._builds_estimator(ctx):
+        return False
+    for call in nodes(ctx.tree, ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in ("train", "export_saved_model") \
+                or ctx.imports.ast_canonical(func) == "tf.estimator.train_and_evaluate":
+            return False
+    return True
+
+
+def _nothing(ctx, tree, edits) -> None:
+    return None
+
+
+# rule class -> (answers(ctx), twin(ctx, tree, edits)), the twin run after every table and call edit
+TWINS = {EstimatorToKeras: (_estimator_idle, _nothing), ContribImports: (_always, contrib_splice.leave_module)}
 
 
 def needs_libcst(plugin) -> bool:
     """Does this rule need LibCST's traversal of the whole module here (no twin answers it)?"""
-    return plugin.sees_every_statement() or type(plugin) not in TWINS and plugin.reads_whole_module()
+    if plugin.sees_every_statement():
+        return True
+    twin = TWINS.get(type(plugin))
+    return plugin.reads_whole_module() and (twin is None or not twin[0](plugin.ctx))
 
 
 def leave_module(plugins, ctx, tree, edits) -> None:
     for plugin in plugins:
         twin = TWINS.get(type(plugin))
         if twin is not None and plugin.reads_whole_module():
-            twin(ctx, tree, edits)
+            twin[1](ctx, tree, edits)

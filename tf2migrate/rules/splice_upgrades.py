@@ -11,7 +11,7 @@ import libcst as cst
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.code_splice import Call, called, compat_v1
 from tf2migrate.rules.upgrade.device_function import DEVICE, is_function
-from tf2migrate.rules.upgrade import initializers
+from tf2migrate.rules.upgrade import initializers, softmax_labels as softmax
 from tf2migrate.rules.upgrade.image_resize import METHODS, RESIZES, TF1_ARGS as RESIZE_ARGS, _binds, kept_v1
 
 
@@ -95,6 +95,25 @@ def variance_scaling(p, node: ast.Call) -> None:
     p.text.replace(*p.text.span(node.func), compat_v1(p, initializers.TARGET))
 
 
+def softmax_labels(p, node: ast.Call) -> None:
+    """`SoftmaxLabels.leave_call` (TFM654, TFM650): the rule's `decide`, its edits as text."""
+    literal, canonical = called(p, node, softmax.SOFTMAX)
+    if canonical is None:
+        return
+    c = Call(p, node)
+    labels, dim = c.keyword("labels"), c.keyword("dim")
+    stopped = labels is not None and isinstance(labels.value, ast.Call) \
+        and p.resolve(labels.value.func)[1] == "tf.stop_gradient"
+    positional = any(a.keyword is None and not a.star for a in c.args)
+    wrap = softmax.decide(p.ctx, node, literal, positional, labels is not None and not stopped, dim is not None)
+    if wrap is None:
+        return
+    if wrap:
+        p.text.replace(labels.value_start, labels.end, f"{p.alias()}.stop_gradient({c.value_text(labels)})")
+    if dim is not None:
+        p.text.replace(dim.start, dim.start + len("dim"), "axis")
+
+
 def _cst_args(c) -> list:
     """The call's arguments as LibCST's `Arg`s, each value parsed from its text (with the edits made in it);
     a spread's value is left out (no rule reads it). NotSure for a value with a comment or a line continuation."""
@@ -129,3 +148,4 @@ IMAGE_RESIZE = (_last(RESIZES), image_resize)
 DEVICE_FUNCTION = (_last(DEVICE), device_function)
 INITIALIZERS = initializers.Initializers.claims
 VARIANCE_SCALING = (_last(INITIALIZERS), variance_scaling)
+SOFTMAX_LABELS = (_last(softmax.SOFTMAX), softmax_labels)

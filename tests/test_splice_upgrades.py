@@ -53,6 +53,9 @@ CALLS = {
     "softmax_v1": "l = tf.compat.v1.nn.softmax_cross_entropy_with_logits(labels=y, logits=x)\n"
                   "m = tf.compat.v1.nn.softmax_cross_entropy_with_logits(x, y)\n",
     "softmax_nested": "l = tf.nn.softmax_cross_entropy_with_logits(labels=tf.to_float(y), logits=tf.log(x))\n",
+    "append_after_blanks": "a = tf.to_float(tf.shape(x)\n             )\nc = tf.image.resize_area(x, s\n    )\n"
+                           "e = tf.to_float(x  )\n",
+    "append_after_rebuilt": "b = tf.to_int32(x, 'n'\n)\nd = tf.to_float(x, \n    'n'  )\n",
     "init_suppressed": "a = tf.uniform_unit_scaling_initializer()  # tf2migrate: skip\n",
 }
 SHAPES = {name: HEAD + text for name, text in CALLS.items()}
@@ -74,7 +77,7 @@ def test_most_shapes_take_the_splice_path():
     before = sum(table_only.SPLICED.values())
     for text in SHAPES.values():
         rewrite_text(text, "x.py", Selection(source="tf1"))
-    assert sum(table_only.SPLICED.values()) - before >= 25  # not vacuous (27 of 33)
+    assert sum(table_only.SPLICED.values()) - before >= 26  # not vacuous (28 of 35)
 
 
 def test_a_kept_resize_moves_to_compat_v1_on_the_splice_path():
@@ -83,3 +86,11 @@ def test_a_kept_resize_moves_to_compat_v1_on_the_splice_path():
     assert table_only.SPLICED["changed"] == before + 1
     assert result.code == HEAD + "y = tf.compat.v1.image.resize_bilinear(x, [2, 2])\n" \
                                  "z = tf.compat.v1.image.resize_nearest_neighbor(\n    x, s)\n"
+
+
+def test_an_argument_is_appended_after_blanks_before_the_parenthesis_as_libcst_prints_it():
+    """`call_edit.append_arg` puts the comma after the last value and keeps the blanks after it (epva.py)."""
+    before = table_only.SPLICED["changed"]
+    result = rewrite_text(HEAD + "a = tf.to_float(tf.shape(x)\n    )\n", "x.py", Selection(source="tf1"))
+    assert table_only.SPLICED["changed"] == before + 1
+    assert result.code == HEAD + "a = tf.cast(tf.shape(x), \n    dtype=tf.float32)\n"

@@ -56,6 +56,11 @@ CALLS = {
     "append_after_blanks": "a = tf.to_float(tf.shape(x)\n             )\nc = tf.image.resize_area(x, s\n    )\n"
                            "e = tf.to_float(x  )\n",
     "append_after_rebuilt": "b = tf.to_int32(x, 'n'\n)\nd = tf.to_float(x, \n    'n'  )\n",
+    "regularizers": "a = tf.contrib.layers.l2_regularizer(w)\nb = tf.contrib.layers.l1_regularizer(scale=1e-4, scope='s')\n"
+                    "c = tf.contrib.slim.l2_regularizer(a + b)\n",
+    "regularizers_unbound": "a = tf.contrib.layers.l2_regularizer(*w)\nb = tf.contrib.layers.l1_regularizer(scope='s')\n"
+                            "c = tf.contrib.layers.l2_regularizer(w, scale=2)\nd = tf.contrib.layers.l2_regularizer(w,)\n"
+                            "e = tf.contrib.layers.l2_regularizer((w))\n",
     "init_suppressed": "a = tf.uniform_unit_scaling_initializer()  # tf2migrate: skip\n",
 }
 SHAPES = {name: HEAD + text for name, text in CALLS.items()}
@@ -77,7 +82,7 @@ def test_most_shapes_take_the_splice_path():
     before = sum(table_only.SPLICED.values())
     for text in SHAPES.values():
         rewrite_text(text, "x.py", Selection(source="tf1"))
-    assert sum(table_only.SPLICED.values()) - before >= 26  # not vacuous (28 of 35)
+    assert sum(table_only.SPLICED.values()) - before >= 27  # not vacuous (29 of 37)
 
 
 def test_a_kept_resize_moves_to_compat_v1_on_the_splice_path():

@@ -17,7 +17,7 @@ from tf2migrate.rules import arg_splice
 
 # the `wake_words.WAKE` entries of the rules answered here
 RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments", "image_resize", "device_function",
-                   "initializers", "softmax_labels"})
+                   "initializers", "softmax_labels", "regularizers"})
 
 
 class Call:

@@ -11,7 +11,7 @@ import libcst as cst
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.code_splice import Call, called, compat_v1
 from tf2migrate.rules.upgrade.device_function import DEVICE, is_function
-from tf2migrate.rules.upgrade import initializers, softmax_labels as softmax
+from tf2migrate.rules.upgrade import initializers, regularizers, softmax_labels as softmax
 from tf2migrate.rules.upgrade.image_resize import METHODS, RESIZES, TF1_ARGS as RESIZE_ARGS, _binds, kept_v1
 
 
@@ -95,6 +95,23 @@ def variance_scaling(p, node: ast.Call) -> None:
     p.text.replace(*p.text.span(node.func), compat_v1(p, initializers.TARGET))
 
 
+def keras_regularizer(p, node: ast.Call) -> None:
+    """`Regularizers.leave_call` (TFM656): the rule's `decide` on the arguments as LibCST reads them."""
+    _, canonical = called(p, node, REGULARIZERS)
+    if canonical is None:
+        return
+    c = Call(p, node)
+    found = regularizers.decide(canonical, _cst_args(c))
+    if found is None:
+        regularizers.unbound(p.ctx, node, canonical)
+        return
+    if not p.ctx.report(node, "TFM656"):
+        return
+    kind, arg = found
+    _write_args(c, [arg])
+    p.text.replace(*p.text.span(node.func), f"{p.alias()}.keras.regularizers.{kind}")
+
+
 def softmax_labels(p, node: ast.Call) -> None:
     """`SoftmaxLabels.leave_call` (TFM654, TFM650): the rule's `decide`, its edits as text."""
     literal, canonical = called(p, node, softmax.SOFTMAX)
@@ -149,3 +166,5 @@ DEVICE_FUNCTION = (_last(DEVICE), device_function)
 INITIALIZERS = initializers.Initializers.claims
 VARIANCE_SCALING = (_last(INITIALIZERS), variance_scaling)
 SOFTMAX_LABELS = (_last(softmax.SOFTMAX), softmax_labels)
+REGULARIZERS = regularizers.Regularizers.claims
+KERAS_REGULARIZER = (_last(REGULARIZERS), keras_regularizer)

@@ -100,8 +100,8 @@ def compat_v1(p, canonical: str) -> str:
 
 
 def run(p, call: ast.Call) -> None:
-    """Every rule answered here, on one call, in the registry's order (Dropout, Casts, DatasetIterators,
-    NameScope, GoneArguments): at most one of them matches a call."""
+    """Every rule answered here, on one call, in the registry's order (`code_splice_rules.BY_LAST_WORD`): at most
+    one of them matches a call."""
     from tf2migrate.rules import code_splice_rules as rules
 
     func = call.func

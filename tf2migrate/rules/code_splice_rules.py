@@ -188,7 +188,8 @@ def _last(names) -> frozenset:
     return frozenset(name.rsplit(".", 1)[-1] for name in names)
 
 
-# the registry's order (Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators, NameScope, GoneArguments, DeviceFunction); by the called name's last word
+# the registry's order (Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators,
+# NameScope, GoneArguments, DeviceFunction); by the called name's last word
 BY_LAST_WORD = (
     (_last(DROPOUT), dropout),
     (_last(CASTS), casts),

@@ -35,3 +35,29 @@ def test_only_an_idle_estimator_file_takes_the_splice_path():
         rewrite_text(text, f"{name}.py", Selection(source="tf1"))
         taken[name] = sum(table_only.SPLICED.values()) > before
     assert taken == {"model_fn_only": True, "serving": True, "tpu_spec": True, "built": False, "trained": False}
+
+
+LEARNING_PHASE = {
+    "alone": "import tensorflow as tf\ntf.keras.backend.set_learning_phase(1)\ny = tf.log(x)\n",
+    "aliased": "from tensorflow.keras.backend import set_learning_phase as slp\nimport tensorflow as tf\nslp(0)\n"
+               "y = tf.log(x)\n",
+    "converted": "import tensorflow as tf\n\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(4,))])\n"
+                 "model.compile(loss='mse', optimizer=tf.keras.optimizers.SGD(0.1))\n"
+                 "tf.keras.backend.set_learning_phase(1)\n"
+                 "estimator = tf.keras.estimator.model_to_estimator(keras_model=model)\n"
+                 "estimator.train(input_fn=train_input_fn, steps=100)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LEARNING_PHASE))
+def test_set_learning_phase_splice_is_libcsts(name):
+    """TFM344 reports from `ast` on the splice path (rules/module_twins.REPORT_ONLY); it removes the call only in a
+    program the Estimator converter made Keras, which LibCST's path converts."""
+    _same(LEARNING_PHASE[name], f"{name}.py", Selection(source="tf1"))
+
+
+def test_a_set_learning_phase_report_takes_the_splice_path():
+    before = sum(table_only.SPLICED.values())
+    result = rewrite_text(LEARNING_PHASE["alone"], "x.py", Selection(source="tf1"))
+    assert sum(table_only.SPLICED.values()) == before + 1
+    assert [d.code for d in result.diagnostics] == ["TFM344", "TFM601"]

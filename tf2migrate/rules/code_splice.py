@@ -15,9 +15,9 @@ import ast
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules import arg_splice
 
-# the `wake_words.WAKE` entries of the rules answered here
+# the `wake_words.WAKE` entries of the rules answered here (and of module_twins.REPORT_ONLY's)
 RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments", "image_resize", "device_function",
-                   "initializers", "softmax_labels", "regularizers"})
+                   "initializers", "softmax_labels", "regularizers", "learning_phase"})
 
 
 class Call:

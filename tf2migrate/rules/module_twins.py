@@ -10,8 +10,10 @@ import ast
 
 from tf2migrate.engine.ast_index import nodes
 from tf2migrate.rules.estimator.plugin import EstimatorToKeras
+from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.unconverted import contrib_splice
 from tf2migrate.rules.unconverted.contrib_imports import ContribImports
+from tf2migrate.rules.upgrade.learning_phase import LearningPhase
 
 
 def _always(ctx) -> bool:
@@ -43,6 +45,22 @@ def _nothing(ctx, tree, edits) -> None:
 TWINS = {EstimatorToKeras: (_estimator_idle, _nothing), ContribImports: (_always, contrib_splice.leave_module)}
 
 
+def _reports_only(plugin) -> None:
+    """A rule whose `leave_module` reads only `ast` and reports unless the Estimator converter made the program
+    Keras (TFM301), which never happens on the splice path: run as it is, with no LibCST module, where its word
+    is in the text (none of its calls can be named without it; a walk of every spliced tree would cost more)."""
+    if REPORT_ONLY[type(plugin)] not in plugin.ctx.text:
+        return
+    if any(d.code == "TFM301" and d.fixed for d in plugin.ctx.diagnostics):
+        raise NotSure("a program the Estimator converter made Keras")
+    plugin.leave_module(None, None)
+
+
+# rule class -> the word its calls are named with: rules that read only `ast` in `leave_module` on the splice
+# path (their manifest words are among code_splice.RULES')
+REPORT_ONLY = {LearningPhase: "set_learning_phase"}
+
+
 def needs_libcst(plugin) -> bool:
     """Does this rule need LibCST's traversal of the whole module here (no twin answers it)?"""
     if plugin.sees_every_statement():
@@ -53,6 +71,8 @@ def needs_libcst(plugin) -> bool:
 
 def leave_module(plugins, ctx, tree, edits) -> None:
     for plugin in plugins:
+        if type(plugin) in REPORT_ONLY:
+            _reports_only(plugin)
         twin = TWINS.get(type(plugin))
         if twin is not None and plugin.reads_whole_module():
             twin[1](ctx, tree, edits)

@@ -190,12 +190,12 @@ def test_nesting_deeper_than_the_raised_limit_is_one_line_at_its_deepest_bracket
 
     monkeypatch.setattr(deep, "LIMIT", 1000)  # no more room than the first try had
     path = tmp_path / "lists.py"
-    # a rule LibCST must run (TFM653): `tf.to_float`'s upgrade is made without it now (rules/code_splice.py)
-    text = NESTED["lists.py"].replace("tf.to_float(1)", "tf.image.resize_bilinear(x, s)")
+    # a rule LibCST must run (TFM663): `tf.to_float` and TFM653 are splices now (rules/code_splice.py)
+    text = NESTED["lists.py"].replace("tf.to_float(1)", "tf.nn.dilation2d(x, f, s, r, 'SAME')")
     path.write_text(text)
     result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
     assert result.exit_code == 123, result.output
-    assert f"{path}:2:219: TFM908 nested too deeply" in result.output and "Traceback" not in result.output
+    assert f"{path}:2:211: TFM908 nested too deeply" in result.output and "Traceback" not in result.output
     assert path.read_text() == text
 
 
@@ -209,17 +209,17 @@ def test_a_retry_with_room_to_recurse_does_not_parse_again(tmp_path, monkeypatch
     real = libcst.parse_module
     monkeypatch.setattr(apply.cst, "parse_module", lambda text, *a, **k: parsed.append(len(text)) or real(text, *a, **k))
     path = tmp_path / "chain.py"
-    # a rule LibCST must run (TFM653): `tf.to_float`'s upgrade is made without it now (rules/code_splice.py)
-    text = NESTED["chain.py"].replace("tf.to_float(x0)", "tf.image.resize_bilinear(x0, s)")
+    # a rule LibCST must run (TFM615): `tf.to_float` and TFM653 are splices now (rules/code_splice.py)
+    text = NESTED["chain.py"].replace("tf.to_float(x0)", "tf.contrib.summary.always_record_summaries()")
     path.write_text(text)
     result = _invoke("rewrite", "--no-cache", "-j", "1", str(path))
     assert result.exit_code == 0, result.output
-    assert "tf.compat.v1.image.resize_bilinear(x0, s) + x1" in path.read_text()
+    assert "tf.compat.v2.summary.record_if(True) + x1" in path.read_text()
     assert parsed == [len(text)]  # twice before: once per try
     assert not apply._FOR_RETRY
 
 
-@pytest.mark.parametrize("chain", ["tf.image.resize_bilinear(x0, s) + {}", "tf.image.resize_bilinear(x0, s) or {}"])
+@pytest.mark.parametrize("chain", ["tf.nn.dilation2d(x0, f, s, r, 'SAME') + {}", "tf.nn.dilation2d(x0, f, s, r, 'SAME') or {}"])
 def test_an_operator_chain_too_long_for_libcst_is_one_line_at_the_chain(tmp_path, chain):
     from tf2migrate.engine.chains import MAX_TERMS
 

@@ -70,7 +70,7 @@ def test_a_plain_table_file_takes_the_splice_path_and_a_code_rule_file_does_not(
     result = rewrite_text(SHAPES["method_call_args"], "x.py", Selection(source="tf1"))
     assert table_only.SPLICED["changed"] == before.get("changed", 0) + 1
     assert "tf.argmax(x, axis=1)" in result.code
-    rewrite_text("import tensorflow as tf\ny = tf.image.resize_bilinear(x, s)\n", "y.py", Selection(source="tf1"))
-    assert table_only.SPLICED["changed"] == before.get("changed", 0) + 1  # TFM653 is a code rule's: LibCST
+    rewrite_text("import tensorflow as tf\ny = tf.nn.dilation2d(x, f, s, r, 'SAME')\n", "y.py", Selection(source="tf1"))
+    assert table_only.SPLICED["changed"] == before.get("changed", 0) + 1  # TFM663 is a code rule's: LibCST
     rewrite_text("import tensorflow as tf\ny = tf.to_float(x)\n", "z.py", Selection(source="tf1"))
     assert table_only.SPLICED["changed"] == before.get("changed", 0) + 2  # TFM652's splices: rules/code_splice.py

@@ -163,11 +163,19 @@ def splice(text, call: ast.Call, args: list, state: list) -> None:
 
 
 def _append(text, args: list, added: list, open_at: int, close_at: int) -> None:
-    if args and args[-1].end != close_at or not args and open_at + 1 != close_at:
+    """`call_edit.append_arg`, as LibCST prints it: the new comma right after the last value, then the blanks
+    that stood before `)` (`f(g()\n    )` -> `f(g(), \n    k=v)`)."""
+    blanks = text.text[args[-1].end:close_at] if args else ""
+    if blanks.strip() or not args and open_at + 1 != close_at:
         raise NotSure("something between the last argument and `)`")
     sep = text.text[args[-2].end:args[-1].start] if len(args) > 1 else ", "
     pieces = [f"{s[1]}={s[2]}" for s in added]
-    text.replace(close_at, close_at, "".join(sep + piece for piece in pieces) if args else ", ".join(pieces))
+    if not args:
+        text.replace(close_at, close_at, ", ".join(pieces))
+    elif not blanks:
+        text.replace(close_at, close_at, "".join(sep + piece for piece in pieces))
+    else:
+        text.replace(args[-1].end, close_at, sep + blanks + sep.join(pieces))
 
 
 def _parens(text, call: ast.Call, args: list) -> tuple:

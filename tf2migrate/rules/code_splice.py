@@ -15,8 +15,9 @@ import ast
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules import arg_splice
 
-# the `wake_words.WAKE` entries of the rules answered here
-RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments"})
+# the `wake_words.WAKE` entries of the rules answered here (and of module_twins.REPORT_ONLY's)
+RULES = frozenset({"casts", "dropout", "iterators", "name_scope", "gone_arguments", "image_resize", "device_function",
+                   "initializers", "softmax_labels", "regularizers", "learning_phase"})
 
 
 class Call:
@@ -99,8 +100,8 @@ def compat_v1(p, canonical: str) -> str:
 
 
 def run(p, call: ast.Call) -> None:
-    """Every rule answered here, on one call, in the registry's order (Dropout, Casts, DatasetIterators,
-    NameScope, GoneArguments): at most one of them matches a call."""
+    """Every rule answered here, on one call, in the registry's order (`code_splice_rules.BY_LAST_WORD`): at most
+    one of them matches a call."""
     from tf2migrate.rules import code_splice_rules as rules
 
     func = call.func

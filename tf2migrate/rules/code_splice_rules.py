@@ -7,6 +7,8 @@ import ast
 from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.code_splice import Call, called, compat_v1
+from tf2migrate.rules.splice_upgrades import (DEVICE_FUNCTION, IMAGE_RESIZE, KERAS_REGULARIZER, SOFTMAX_LABELS,
+                                             VARIANCE_SCALING)
 from tf2migrate.rules.upgrade.casts import CASTS, DTYPES
 from tf2migrate.rules.upgrade.common import tf1_here
 from tf2migrate.rules.upgrade.dropout import DROPOUT, TF1_ARGS as DROPOUT_ARGS
@@ -186,11 +188,17 @@ def _last(names) -> frozenset:
     return frozenset(name.rsplit(".", 1)[-1] for name in names)
 
 
-# the registry's order (Dropout, Casts, DatasetIterators, NameScope, GoneArguments); by the called name's last word
+# the registry's order (Dropout, Casts, ImageResize, SoftmaxLabels, Initializers, Regularizers, DatasetIterators,
+# NameScope, GoneArguments, DeviceFunction); by the called name's last word
 BY_LAST_WORD = (
     (_last(DROPOUT), dropout),
     (_last(CASTS), casts),
+    IMAGE_RESIZE,
+    SOFTMAX_LABELS,
+    VARIANCE_SCALING,
+    KERAS_REGULARIZER,
     (frozenset(METHODS), iterators),
     (_last(NAME_SCOPE), name_scope),
     (_last(GONE), gone_arguments),
+    DEVICE_FUNCTION,
 )

@@ -77,7 +77,7 @@ def rewrite(text: str, tree, path: str, selection, package=None):
 def _rewrite(text: str, tree, path: str, selection):
     from tf2migrate.engine.apply import RewriteResult, _hits
     from tf2migrate.engine.imports import ImportMap
-    from tf2migrate.rules import registry
+    from tf2migrate.rules import module_twins, registry
     from tf2migrate.rules.table_splice import TableSplice
     from tf2migrate.rules.tables import load_tables
 
@@ -86,7 +86,8 @@ def _rewrite(text: str, tree, path: str, selection):
         return None
     ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
                   suppressions=parse_suppressions(text), selection=selection, emit=None, infos=registry.all_infos())
-    if any(plugin.reads_whole_module() or plugin.sees_every_statement() for plugin in _readers(ctx)):
+    plugins = _readers(ctx)
+    if any(module_twins.needs_libcst(plugin) for plugin in plugins):
         return None
     edits = Text(text)
     splice = TableSplice(ctx, load_tables(), registry.CLAIMED, edits)
@@ -94,6 +95,7 @@ def _rewrite(text: str, tree, path: str, selection):
     for cls in _answered():
         cls(ctx).leave_module(None, None)
     splice.leave_module()
+    module_twins.leave_module(plugins, ctx, tree, edits)
     code = edits.result()
     if code != text:
         _imports_still_used(tree, imports, edits)
@@ -103,11 +105,13 @@ def _rewrite(text: str, tree, path: str, selection):
 
 def _readers(ctx) -> list:
     """The rules whose manifest line says they may read more than the statements they act in (`Reads`): only
-    they can say yes to `reads_whole_module` or `sees_every_statement` (tests/test_manifest.py)."""
-    from tf2migrate.rules import registry
+    they can say yes to `reads_whole_module` or `sees_every_statement` (tests/test_manifest.py); and those that
+    report from `ast` on this path (`module_twins.REPORT_ONLY`)."""
+    from tf2migrate.rules import module_twins, registry
     from tf2migrate.rules.manifest import RULES, Reads
 
-    return [cls(ctx) for cls, rule in zip(registry.CODE_RULES, RULES) if rule.reads is not Reads.STATEMENTS]
+    return [cls(ctx) for cls, rule in zip(registry.CODE_RULES, RULES)
+            if rule.reads is not Reads.STATEMENTS or cls in module_twins.REPORT_ONLY]
 
 
 @functools.lru_cache(maxsize=None)

@@ -217,8 +217,8 @@ class TableSplice(SpliceNames):
         func = call.func
         inner = self._modules.pop(id(func.value), None) if isinstance(func, ast.Attribute) else None
         actions, literal = self._symbol(func)
-        if actions and self.resolve(func)[1] in self.claimed:
-            return
+        if (actions or inner is not None) and self.resolve(func)[1] in self.claimed:
+            return  # a code rule upgrades or reports it (a claimed name of a gone module too)
         if self._undecided(func, literal, sum(1 for a in call.args if not isinstance(a, ast.Starred))):
             raise NotSure("a call whose meaning differs between TF1 and TF2 in an undecided file")
         method = False

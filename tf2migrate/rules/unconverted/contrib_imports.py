@@ -44,28 +44,10 @@ class ContribImports(Plugin):
         ctx = self.ctx
         if ctx.tree is None or not ctx.selection.enabled("TFM343"):
             return updated
-        found = [n for n in ast.walk(ctx.tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and contrib_paths(n)]
-        if not found:
-            return updated
-        before, after = _loads(ctx.tree), _loads(ast.parse(updated.code))
-        gone = []
-        for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
-            bound = _bound(node)
-            if any(before.get(name, 0) for name in bound) and not any(after.get(name, 0) for name in bound):
-                continue  # its uses were all rewritten: the engine drops the import
-            if not any(after.get(name, 0) for name in bound) and _top_level(node, ctx.tree) \
-                    and not _binds_more_than_contrib(node, ctx.tree):
-                if ctx.report(node, "TFM343", f"`{_shown(node)}` is unused and TF2 has no tf.contrib: removed",
-                              severity=Severity.INFO):
-                    gone.append(ast.unparse(node))
-                continue
-            used = sorted(name for name in bound if after.get(name, 0))
-            what = f"`{'`, `'.join(used)}` still used" if used else "kept"
-            ctx.report(node, "TFM343", f"`{_shown(node)}`: TF2 has no tf.contrib, so this import stops the module "
-                       f"(ModuleNotFoundError); {what} after the rewrite: replace what it gives, then remove it",
-                       fixable=False)
+        gone, _ = decide(ctx, lambda: updated.code)
         if not gone:
             return updated
+        gone = [ast.unparse(node) for node in gone]
         body, carried = [], []
         for stmt in updated.body:
             if isinstance(stmt, cst.SimpleStatementLine) and _code(stmt) in gone:
@@ -75,6 +57,34 @@ class ContribImports(Plugin):
                 stmt, carried = stmt.with_changes(leading_lines=[*carried, *stmt.leading_lines]), []
             body.append(stmt)
         return updated.with_changes(body=body)
+
+
+def decide(ctx, code) -> tuple:
+    """The rule's decisions, shared with its splice twin (contrib_splice.py): (the top-level imports to remove,
+    the imports the engine drops because the rewrite took their last use); every other one is reported.
+    `code()`: the module's text after every rule before this one."""
+    found = [n for n in ast.walk(ctx.tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and contrib_paths(n)]
+    if not found:
+        return [], []
+    before, after = _loads(ctx.tree), _loads(ast.parse(code()))
+    gone, dropped = [], []
+    for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
+        bound = _bound(node)
+        if any(before.get(name, 0) for name in bound) and not any(after.get(name, 0) for name in bound):
+            dropped.append(node)
+            continue  # its uses were all rewritten: the engine drops the import
+        if not any(after.get(name, 0) for name in bound) and _top_level(node, ctx.tree) \
+                and not _binds_more_than_contrib(node, ctx.tree):
+            if ctx.report(node, "TFM343", f"`{_shown(node)}` is unused and TF2 has no tf.contrib: removed",
+                          severity=Severity.INFO):
+                gone.append(node)
+            continue
+        used = sorted(name for name in bound if after.get(name, 0))
+        what = f"`{'`, `'.join(used)}` still used" if used else "kept"
+        ctx.report(node, "TFM343", f"`{_shown(node)}`: TF2 has no tf.contrib, so this import stops the module "
+                   f"(ModuleNotFoundError); {what} after the rewrite: replace what it gives, then remove it",
+                   fixable=False)
+    return gone, dropped
 
 
 def _loads(tree) -> dict:

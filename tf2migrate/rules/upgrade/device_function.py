@@ -53,33 +53,47 @@ class DeviceFunction(Plugin):
 
     def _is_function(self, value: cst.BaseExpression) -> bool:
         if isinstance(value, cst.Lambda):
-            return True
+            return is_function(self.ctx, "lambda", None)
         if isinstance(value, cst.Call):
-            return self.ctx.resolve(value.func)[1] == SETTER
+            return is_function(self.ctx, "call", self.ctx.resolve(value.func)[1])
         if isinstance(value, cst.Name):
-            return value.value in self._functions() or value.value in self._from_setter_helpers() \
-                or self.ctx.facts.made_by_any(value, lambda c: c == SETTER)
+            return is_function(self.ctx, "name", value.value)
         return False
 
-    def _from_setter_helpers(self) -> set:
-        """Names bound to a call of a module function that makes a replica_device_setter (alone or unpacked)."""
-        key = "device_function.helper_results"
-        if key not in self.ctx.memo:
-            imports = self.ctx.imports
-            helpers = {fn.name for fn in nodes(self.ctx.tree, ast.FunctionDef)
-                       if any(isinstance(n, ast.Call) and imports.ast_canonical(n.func) == SETTER for n in ast.walk(fn))}
-            bound = set()
-            for node in nodes(self.ctx.tree, ast.Assign):
-                call = node.value
-                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers:
-                    for target in node.targets:
-                        elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
-                        bound |= {t.id for t in elts if isinstance(t, ast.Name)}
-            self.ctx.memo[key] = bound
-        return self.ctx.memo[key]
 
-    def _functions(self) -> set:
-        key = "device_function.defs"
-        if key not in self.ctx.memo:
-            self.ctx.memo[key] = {n.name for n in nodes(self.ctx.tree, ast.FunctionDef)}
-        return self.ctx.memo[key]
+def is_function(ctx, kind: str, name) -> bool:
+    """Is `tf.device`'s one argument a device function? `kind`: "lambda", "call" (`name`: the callee's
+    canonical name) or "name" (`name`: the identifier). Shared with the splice twin (rules/splice_upgrades.py)."""
+    if kind == "lambda":
+        return True
+    if kind == "call":
+        return name == SETTER
+    if kind == "name":
+        return name in _functions(ctx) or name in _from_setter_helpers(ctx) \
+            or any(c == SETTER for c in ctx.facts.made_by.get(name, ()))
+    return False
+
+
+def _from_setter_helpers(ctx) -> set:
+    """Names bound to a call of a module function that makes a replica_device_setter (alone or unpacked)."""
+    key = "device_function.helper_results"
+    if key not in ctx.memo:
+        imports = ctx.imports
+        helpers = {fn.name for fn in nodes(ctx.tree, ast.FunctionDef)
+                   if any(isinstance(n, ast.Call) and imports.ast_canonical(n.func) == SETTER for n in ast.walk(fn))}
+        bound = set()
+        for node in nodes(ctx.tree, ast.Assign):
+            call = node.value
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers:
+                for target in node.targets:
+                    elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                    bound |= {t.id for t in elts if isinstance(t, ast.Name)}
+        ctx.memo[key] = bound
+    return ctx.memo[key]
+
+
+def _functions(ctx) -> set:
+    key = "device_function.defs"
+    if key not in ctx.memo:
+        ctx.memo[key] = {n.name for n in nodes(ctx.tree, ast.FunctionDef)}
+    return ctx.memo[key]

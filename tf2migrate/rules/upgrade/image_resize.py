@@ -5,7 +5,7 @@ import libcst as cst
 
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.call_edit import append_arg, keyword_arg
-from tf2migrate.rules.upgrade.common import called, keyword, literal_bool, positional, to_keywords
+from tf2migrate.rules.upgrade.common import called, literal_bool, positional, to_keywords
 
 METHODS = {"resize_area": "AREA", "resize_bicubic": "BICUBIC", "resize_bilinear": "BILINEAR",
            "resize_nearest_neighbor": "NEAREST_NEIGHBOR"}
@@ -51,7 +51,7 @@ class ImageResize(Plugin):
                             "convert to `tf.image.resize` by hand", fixable=False)
             return updated
         args = to_keywords(updated.args, (None, None) + TF1_ARGS[2:])
-        problem = self._problem(name, args)
+        problem = kept_v1(name, {a.keyword.value: literal_bool(a.value) for a in args if a.keyword})
         if problem:
             if literal.startswith("tf.compat.v1."):
                 return updated  # already the TF2 spelling of the TF1 op: same numbers, nothing to say
@@ -67,17 +67,17 @@ class ImageResize(Plugin):
         return updated.with_changes(func=self.ctx.emit.like(original.func, "tf.image.resize"),
                                     args=append_arg(kept, keyword_arg("method", method)))
 
-    @staticmethod
-    def _problem(name: str, args) -> str:
-        call = cst.Call(func=cst.Name("f"), args=args)
-        align = keyword(call, "align_corners")
-        if align is not None and literal_bool(align.value) is not False:
-            return "TF2's `tf.image.resize` has no `align_corners`"
-        half = keyword(call, "half_pixel_centers")
-        if name == "resize_area" or (half is not None and literal_bool(half.value) is True):
-            return ""
-        return ("TF2's `tf.image.resize` samples at half-pixel centers, this call does not "
-                "(`half_pixel_centers=False`, the TF1 default)")
+
+def kept_v1(name: str, given: dict) -> str:
+    """Why the call stays on TF1's op ("" when `tf.image.resize` gives the same numbers). `given`: each
+    keyword the call binds (positional ones named by TF1's order) -> its literal boolean, else None. Shared
+    with the splice twin (rules/splice_upgrades.py)."""
+    if "align_corners" in given and given["align_corners"] is not False:
+        return "TF2's `tf.image.resize` has no `align_corners`"
+    if name == "resize_area" or given.get("half_pixel_centers") is True:
+        return ""
+    return ("TF2's `tf.image.resize` samples at half-pixel centers, this call does not "
+            "(`half_pixel_centers=False`, the TF1 default)")
 
 
 def _binds(bound: tuple) -> bool:

@@ -51,23 +51,12 @@ class Initializers(Plugin):
         _, canonical = called(self.ctx, original, self.claims)
         if canonical is None:
             return updated
-        kind = "xavier" if canonical in XAVIER else "variance" if canonical in VARIANCE else "unit"
-        names = TF1_ARGS[kind]
-        args = positional(updated)
-        if args is None or len(args) > len(names) or any(
-                a.keyword is not None and a.keyword.value not in names for a in updated.args):
-            self.ctx.report(original, "TFM655", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
-                            "be bound: use `tf.compat.v1.keras.initializers.VarianceScaling` by hand", fixable=False)
+        if not binds(canonical, updated.args):
+            unbound(self.ctx, original, canonical)
             return updated
         if not self.ctx.report(original, "TFM655"):
             return updated
-        if kind == "unit":
-            given = {a.keyword.value: a.value for a in to_keywords(updated.args, names)}
-            out = [keyword_arg(k, v) for k, v in self._unit(given) if v is not None]
-            out += [keyword_arg(k, given[k]) for k in ("seed", "dtype") if k in given]
-        else:
-            out = getattr(self, "_" + kind)(args, [a for a in updated.args if a.keyword is not None])
-        return updated.with_changes(func=self.ctx.emit.compat_v1(TARGET), args=_spread_like(out, updated.args))
+        return updated.with_changes(func=self.ctx.emit.compat_v1(TARGET), args=new_args(canonical, updated.args))
 
     @staticmethod
     def _xavier(args: list, keywords: list) -> list:
@@ -105,6 +94,37 @@ class Initializers(Plugin):
             left=parens(factor), operator=cst.Power(), right=cst.Integer("2"))
         return [("scale", scale), ("mode", cst.SimpleString('"fan_in"')),
                 ("distribution", cst.SimpleString('"uniform"'))]
+
+
+def _kind(canonical: str) -> str:
+    return "xavier" if canonical in XAVIER else "variance" if canonical in VARIANCE else "unit"
+
+
+def binds(canonical: str, args) -> bool:
+    """Do the call's arguments (LibCST's `Arg`s) bind TF1's signature? Shared with the splice twin
+    (rules/splice_upgrades.py), as are `unbound` and `new_args`."""
+    names = TF1_ARGS[_kind(canonical)]
+    given = positional(cst.Call(func=cst.Name("f"), args=args))
+    return given is not None and len(given) <= len(names) and all(
+        a.keyword is None or a.keyword.value in names for a in args)
+
+
+def unbound(ctx, node, canonical: str) -> None:
+    ctx.report(node, "TFM655", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
+               "be bound: use `tf.compat.v1.keras.initializers.VarianceScaling` by hand", fixable=False)
+
+
+def new_args(canonical: str, args) -> list:
+    """The VarianceScaling call's arguments, from the TF1 call's."""
+    kind = _kind(canonical)
+    if kind == "unit":
+        given = {a.keyword.value: a.value for a in to_keywords(args, TF1_ARGS[kind])}
+        out = [keyword_arg(k, v) for k, v in Initializers._unit(given) if v is not None]
+        out += [keyword_arg(k, given[k]) for k in ("seed", "dtype") if k in given]
+    else:
+        out = getattr(Initializers, "_" + kind)(positional(cst.Call(func=cst.Name("f"), args=args)),
+                                                [a for a in args if a.keyword is not None])
+    return _spread_like(out, args)
 
 
 def _lower(mode: cst.BaseExpression) -> cst.BaseExpression:

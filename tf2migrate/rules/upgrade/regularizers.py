@@ -36,16 +36,29 @@ class Regularizers(Plugin):
         _, canonical = called(self.ctx, original, self.claims)
         if canonical is None:
             return updated
-        args = positional(updated)
-        named = to_keywords(updated.args, ("scale", "scope")) if args is not None and len(args) <= 2 else []
-        given = {a.keyword.value: a for a in named}
-        if not named or len(given) < len(named) or "scale" not in given or set(given) - {"scale", "scope"}:
-            self.ctx.report(original, "TFM656", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
-                            "be bound: use `tf.keras.regularizers` by hand", fixable=False)
+        found = decide(canonical, updated.args)
+        if found is None:
+            unbound(self.ctx, original, canonical)
             return updated
         if not self.ctx.report(original, "TFM656"):
             return updated
-        value = given["scale"].value
-        kind = "l1" if canonical in L1 else "l2"
-        arg = cst.Arg(value if kind == "l1" else times("0.5", value))
+        kind, arg = found
         return updated.with_changes(func=self.ctx.emit.attribute("tf.keras.regularizers." + kind), args=[arg])
+
+
+def decide(canonical: str, args) -> tuple:
+    """("l1" or "l2", the Keras call's one argument) from the call's (LibCST's `Arg`s), or None when they
+    cannot be bound. Shared with the splice twin (rules/splice_upgrades.py), as is `unbound`."""
+    given_positional = positional(cst.Call(func=cst.Name("f"), args=args))
+    named = to_keywords(args, ("scale", "scope")) if given_positional is not None and len(given_positional) <= 2 else []
+    given = {a.keyword.value: a for a in named}
+    if not named or len(given) < len(named) or "scale" not in given or set(given) - {"scale", "scope"}:
+        return None
+    value = given["scale"].value
+    kind = "l1" if canonical in L1 else "l2"
+    return kind, cst.Arg(value if kind == "l1" else times("0.5", value))
+
+
+def unbound(ctx, node, canonical: str) -> None:
+    ctx.report(node, "TFM656", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
+               "be bound: use `tf.keras.regularizers` by hand", fixable=False)

@@ -44,21 +44,11 @@ class SoftmaxLabels(Plugin):
         literal, canonical = called(self.ctx, original, SOFTMAX)
         if canonical is None:
             return updated
-        if any(arg.keyword is None and not arg.star for arg in updated.args):
-            self._positional(original, literal)
-            return updated
-        if literal.startswith("tf.compat.v1."):
-            return updated
         labels, dim = keyword(updated, "labels"), keyword(updated, "dim")
-        wrap = labels is not None and not self._stopped(labels.value)
-        if not wrap and dim is None:
-            return updated
-        # TF2's function takes `axis`, not TF1's `dim` (a TypeError): a `dim=` proves the call is TF1's
-        if dim is None and not tf1_here(self.ctx, original, literal, "`softmax_cross_entropy_with_logits(labels=...)` "
-                                        "(TF2's back-propagates into labels, TF1's did not)"):
-            return updated
-        message = None if wrap else DIM
-        if not self.ctx.report(original, "TFM654", message):
+        positional = any(arg.keyword is None and not arg.star for arg in updated.args)
+        wrap = decide(self.ctx, original, literal, positional, labels is not None and not self._stopped(labels.value),
+                      dim is not None)
+        if wrap is None:
             return updated
         out = []
         for arg in updated.args:
@@ -70,11 +60,26 @@ class SoftmaxLabels(Plugin):
             out.append(arg)
         return updated.with_changes(args=out)
 
-    def _positional(self, original: cst.Call, literal: str) -> None:
-        """TF 0.x took `(logits, labels)` positionally, TF 1.x refused positional arguments, TF2 reads them as
-        `(labels, logits)`: in TF1 code such a call is TF 0.x's, and TF2 would swap its two tensors silently."""
-        if literal.startswith("tf.compat.v1.") or tf1_here(self.ctx, original, literal, POSITIONAL_WHAT):
-            self.ctx.report(original, "TFM654", POSITIONAL, fixable=False, severity=Severity.ERROR)
-
     def _stopped(self, value) -> bool:
         return isinstance(value, cst.Call) and self.ctx.resolve(value.func)[1] == "tf.stop_gradient"
+
+
+def decide(ctx, node, literal: str, positional: bool, unstopped: bool, dim: bool):
+    """The rule's decision on a call, its findings made: None to leave it, else whether `labels=` gets wrapped
+    (`dim=` becomes `axis=` whenever given). `unstopped`: `labels=` is given, not already `tf.stop_gradient(...)`.
+    Shared with the splice twin (rules/splice_upgrades.py)."""
+    if positional:
+        # TF 0.x took `(logits, labels)` positionally, TF 1.x refused positional arguments, TF2 reads them as
+        # `(labels, logits)`: in TF1 code such a call is TF 0.x's, and TF2 would swap its two tensors silently
+        if literal.startswith("tf.compat.v1.") or tf1_here(ctx, node, literal, POSITIONAL_WHAT):
+            ctx.report(node, "TFM654", POSITIONAL, fixable=False, severity=Severity.ERROR)
+        return None
+    if literal.startswith("tf.compat.v1.") or not unstopped and not dim:
+        return None
+    # TF2's function takes `axis`, not TF1's `dim` (a TypeError): a `dim=` proves the call is TF1's
+    if not dim and not tf1_here(ctx, node, literal, "`softmax_cross_entropy_with_logits(labels=...)` "
+                                "(TF2's back-propagates into labels, TF1's did not)"):
+        return None
+    if not ctx.report(node, "TFM654", None if unstopped else DIM):
+        return None
+    return unstopped

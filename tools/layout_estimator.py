@@ -179,6 +179,7 @@ TABLE = {
     "model_fn_users": "package/model_fn_users",
     "input_modules": "writing/input_modules",
     "input_side": "package/input_side",
+    "unpacked_columns": "planning/unpacked_columns",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

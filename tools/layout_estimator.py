@@ -180,6 +180,7 @@ TABLE = {
     "input_modules": "writing/input_modules",
     "input_side": "package/input_side",
     "unpacked_columns": "planning/unpacked_columns",
+    "whole_results": "planning/whole_results",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

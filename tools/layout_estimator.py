@@ -180,6 +180,8 @@ TABLE = {
     "input_modules": "writing/input_modules",
     "input_side": "package/input_side",
     "mode_steps": "default_path/mode_steps",
+    "unpacked_columns": "planning/unpacked_columns",
+    "whole_results": "planning/whole_results",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -6,7 +6,7 @@ from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
-WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335", "TFM349"}  # notes of a converted program that a user must read
+WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335", "TFM349", "TFM353"}  # notes of a converted program that a user must read
 NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 NO_EXAMPLE |= {"TFM345"}  # two modules given together: its examples are tests/test_input_modules.py
 
@@ -312,4 +312,18 @@ INFOS = (
           "else calls it; one program per function). The program notes it at the call; where the module could "
           "not follow (another caller, another shape), the program blocks (TFM302) with that cause. Given alone, "
           "the program keeps TFM331's warning."),
+    _info("TFM353", "canned-results-read-whole", "a canned estimator's evaluate results printed or iterated whole -> "
+          "the head's metrics Keras computes compiled, the others named", "the program reads evaluate's results "
+          "whole: the keys Keras does not give back are named; add the metrics it needs by hand",
+          "A canned estimator's evaluate returned its head's metrics beside loss and global_step (measured on TF "
+          "2.15's estimator: a binary classifier's accuracy, accuracy_baseline, auc, auc_precision_recall, "
+          "average_loss, label/mean, precision, prediction/mean and recall; a multi-class one's accuracy and "
+          "average_loss; a regressor's average_loss, label/mean and prediction/mean). Keras' "
+          "evaluate(return_dict=True) gives back loss and the compiled metrics. A key the program reads by name is "
+          "compiled (TFM330) or blocks (TFM302); a program that prints, iterates or passes on the whole dict "
+          "(`for key in sorted(results)`, `print(est.evaluate(...))`) reads every key: accuracy and average_loss "
+          "are compiled under those names, and this warning names the keys the migrated program no longer prints. "
+          "It runs; add the metrics it needs to the model by hand. A model_fn's eval_metric_ops are compiled under "
+          "their keys, so only global_step is missing there: not noted.", severity=Severity.WARNING,
+          fix="report only", example="TFM353"),
 )

@@ -15,7 +15,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator.default_path import model_subclass
 from tf2migrate.rules.estimator.default_path import kept_statements, tf1_style
-from tf2migrate.rules.estimator.planning import result_reads, strategy, target
+from tf2migrate.rules.estimator.planning import result_reads, strategy, target, whole_results
 from tf2migrate.rules.estimator.planning import keras_estimator, params_optimizer, plan_types
 from tf2migrate.rules.estimator.planning.notes import conversion_notes
 from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
@@ -83,6 +83,7 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
     if prog.blockers:
         _more_blockers(prog, ctx, original)
         return None
+    whole = whole_results.notes(original, prog, ctx)  # `print(results)`: the keys Keras does not give back
     kind = strategy.choose(prog, ctx)
     part = strategy.partitioner(prog, ctx, kind)
     for key in prog.config:
@@ -97,7 +98,7 @@ def plan(prog, ctx, original, updated, steps_param=False, default_strategy=False
                                          w.steps_per_execution)
     if prog.keras2 is not None and w.target != target.TF_KERAS:  # another branch of its choice needs tf-keras
         w.target, why_keras2 = target.TF_KERAS, f"another branch of this choice is written for tf-keras ({prog.keras2})"
-    notes = list(model.notes if model is not None else ()) + conversion_notes(prog, ctx, kind, part, shim_plan)
+    notes = list(model.notes if model is not None else ()) + conversion_notes(prog, ctx, kind, part, shim_plan) + whole
     if general_plan is not None:
         notes[:0] = [(general_plan.node, "TFM321", None), (general_plan.node, tf1_style.CODE, tf1_style.message(
             general_plan.tf1_forward, general_plan.tf1_steps))]

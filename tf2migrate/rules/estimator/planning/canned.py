@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst import matchers as m
 
-from tf2migrate.rules.estimator.planning import built_columns, canned_combined, linear_columns
+from tf2migrate.rules.estimator.planning import built_columns, canned_combined, linear_columns, unpacked_columns
 from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
 from tf2migrate.rules.estimator.planning.plan_types import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.syntax import templates
@@ -59,6 +59,7 @@ class CannedPlan(ModelPlan):
     optimizer: object = None  # optimizers.Optimizer: a TF1 optimizer instance given as `optimizer=`
     indicators: set = field(default_factory=set)  # positions of a linear model's categorical columns in its list
     named_classes: object = None  # `n_classes=N_DIGITS`, N_DIGITS a top-level int: that int
+    one_hot: bool = False  # a linear model's run-time list with categorical columns (unpacked_columns.py)
 
     @property
     def linear(self) -> bool:
@@ -101,6 +102,14 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
             return plan
         if built is not None:  # a comprehension, or `cols = []` appended to: kept as written, read by DenseFeatures
             plan.columns_name, plan.columns, plan.built = cols, built, True
+            return plan
+        try:  # `wide, deep = build_model_columns()`: kept as written, read by DenseFeatures
+            unpacked = unpacked_columns.read(cols.value, module, defs or {}, values, ctx, plan.linear)
+        except Unreadable as why:
+            plan.blockers.append(why)
+            return plan
+        if unpacked is not None:
+            plan.columns_name, (plan.columns, plan.one_hot), plan.built = cols, unpacked, True
             return plan
     passed = built_columns.passthrough(values.get(cols.value), defs or {}) if isinstance(cols, cst.Name) else None
     if passed is not None and isinstance(values.get(passed), (cst.List, cst.Tuple)):
@@ -195,6 +204,8 @@ def model_lines(plan: CannedPlan, w) -> tuple:
     b, tf, dense = plan.bound, w.tf, w.tf("tf.keras.layers.Dense")
     listed = linear_columns.wrapped(b["feature_columns"], plan.indicators, tf)  # (a literal list in the call)
     layers = [templates.call(tf("tf.keras.layers.DenseFeatures"), [w.text(listed)])]
+    if plan.one_hot:  # its categorical columns read one-hot at run time (unpacked_columns.py)
+        layers[0] = layers[0].with_changes(args=[templates.arg(unpacked_columns.one_hot(listed, w, 1))])
     act = w.text(b["activation_fn"]) if "activation_fn" in b else tf("tf.nn.relu")
     if not plan.linear:
         if run_time_units(plan):  # `hidden_units=args["hidden_units"]`: one Dense per count, read when built

@@ -33,7 +33,7 @@ def keras2_only(kind, shim_plan, model=None, ctx=None, steps_per_execution=False
     if canned_combined.is_combined(model):
         return canned_combined.NO_KERAS3
     if plan_types.canned(model) and model.built:
-        return "feature columns built at run time (a comprehension or a loop) have no Keras 3 input form here"
+        return "feature columns built at run time (a comprehension, a loop or a helper) have no Keras 3 input form here"
     if plan_types.canned(model) and canned.run_time_units(model):
         return ("hidden_units known only at run time become a starred list of Dense layers of a Sequential model, "
                 "fed by DenseFeatures")

@@ -179,6 +179,8 @@ TABLE = {
     "model_fn_users": "package/model_fn_users",
     "input_modules": "writing/input_modules",
     "input_side": "package/input_side",
+    "idle_neighbours": "package/idle_neighbours",
+    "walk": "syntax/walk",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

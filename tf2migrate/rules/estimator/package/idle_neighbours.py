@@ -35,17 +35,29 @@ def may_act(tree, imports, text: str, package) -> bool:
         return False  # `model_to_estimator` alone wakes it only with neighbours (as before this module)
     if _calls_estimator(tree, imports):
         return True
-    own = _function_names(tree)
-    me = re.compile(rf"\b{re.escape(package.name.rsplit('.', 1)[-1])}\b")
     for _, _, other in package.modules:
         helpers = _helpers(other)
         if helpers is None:
             return True  # a neighbour `ast` cannot read: let the converter say what it makes of it
         if helpers and _words(helpers).search(text):  # called as `model.build_estimator` or imported by name
             return True
-        if own and me.search(other) and _words(own).search(other):
+        if may_read(tree, package.name, other):
             return True
     return False
+
+
+def may_have_helpers(text: str) -> bool:
+    """May `builders.find` find an Estimator helper in this module (its text)? No when `ast` finds none."""
+    return _helpers(text) != frozenset()
+
+
+def may_read(tree, name: str, other: str) -> bool:
+    """May the module `other` (its text) take a function of this one (`tree`, dotted `name`): does it name both?
+    Its model_fn or input function is imported by name (`from trainer.model import model_fn`, `import *`) or
+    used through the module (`model.model_fn`): either way the text names the module and the function."""
+    own = _function_names(tree)
+    return bool(own) and re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", other) is not None \
+        and _words(own).search(other) is not None
 
 
 def _calls_estimator(tree, imports) -> bool:

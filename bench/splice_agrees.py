@@ -4,12 +4,13 @@
     python bench/splice_agrees.py PATH...             # any files or folders
 
 Every `.py` file the pre-pass sends to a rewrite is rewritten both ways (`rewrite_text(..., splice=False)` is
-LibCST's path); the code and the diagnostics must be identical. Prints the files that differ (exit 1), how
+LibCST's path), with its package neighbours as a run reads them; the code and the diagnostics must be identical. Prints the files that differ (exit 1), how
 many files the splice path answered, and why it gave the others to LibCST.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -43,15 +44,17 @@ def main(argv=None) -> int:
     paths = list(args.paths) + [str(CORPORA[name].tree()) for name in args.corpus]
     selection, words = Selection(source=args.source), triggers()
     differ, rewritten, times = [], 0, [0.0, 0.0]
+    views = _views(paths)
     for path in files_of(paths):
-        src, done = precheck(str(path), path.read_bytes(), words, args.source)
-        if done is not None or src.fast_only:
-            continue
+        view = views.get(os.path.abspath(path))  # its package neighbours, as a run gives them
+        src, done = precheck(str(path), path.read_bytes(), words, args.source, view is not None)
+        if src is None or view is None and (done is not None or src.fast_only):
+            continue  # a file with neighbours is rewritten even when settled, as engine/runner._precheck does
         rewritten += 1
         start = time.process_time()
-        spliced = rewrite_text(src.text, str(path), selection)
+        spliced = rewrite_text(src.text, str(path), selection, package=view)
         middle = time.process_time()
-        whole = rewrite_text(src.text, str(path), selection, splice=False)
+        whole = rewrite_text(src.text, str(path), selection, package=view, splice=False)
         times[0] += middle - start
         times[1] += time.process_time() - middle
         if spliced.code != whole.code or [str(d) for d in spliced.diagnostics] != [str(d) for d in whole.diagnostics]:
@@ -63,6 +66,15 @@ def main(argv=None) -> int:
     for reason, count in table_only.FALLBACKS.most_common():
         print(f"  {count:5d}  {reason}")
     return 1 if differ else 0
+
+
+def _views(paths) -> dict:
+    """Absolute path -> package view (`engine/package_views.py`) of the files of `paths`, read as one run."""
+    from tf2migrate.engine.files import gather
+    from tf2migrate.engine.package_views import package_views
+
+    views, _ = package_views(list(gather([str(p) for p in paths])))
+    return {os.path.abspath(path): view for path, view in views.scan().items()}
 
 
 if __name__ == "__main__":

@@ -182,6 +182,8 @@ TABLE = {
     "mode_steps": "default_path/mode_steps",
     "unpacked_columns": "planning/unpacked_columns",
     "whole_results": "planning/whole_results",
+    "idle_neighbours": "package/idle_neighbours",
+    "walk": "syntax/walk",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

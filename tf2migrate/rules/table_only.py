@@ -1,8 +1,8 @@
 """A file only the tables act in is rewritten without LibCST (rules/table_splice.py); any other goes to LibCST.
 
 A file qualifies when no code rule has a place in it (the pre-pass's question, `engine/wake.py`, asked with
-the code rules' words alone), no rule reads the whole module or every statement, and it has no package
-neighbours. The report-only rules that read `ast` (`manifest.Ast.ANSWERS`) report as they do after LibCST's traversal.
+the code rules' words alone), and no rule reads the whole module or every statement (with package neighbours,
+the Estimator converter does where it may act with them). The report-only rules that read `ast` (`manifest.Ast.ANSWERS`) report as they do after LibCST's traversal.
 The splice path's output keeps every import: a rewrite that would leave one unused (LibCST's path removes it)
 or need a new one is `NotSure`, and so is anything else this path cannot promise (`NotSure` in its modules).
 """
@@ -64,17 +64,16 @@ def code_rule_places(tree, imports, text: str, source: str) -> bool:
 
 
 def rewrite(text: str, tree, path: str, selection, package=None):
-    """A `RewriteResult` made without LibCST, or None: the file needs LibCST."""
-    if package is not None:
-        return None
+    """A `RewriteResult` made without LibCST, or None: the file needs LibCST. `package`: its package view, which
+    only the Estimator converter reads (it reads the whole module where it may act with it)."""
     try:
-        return _rewrite(text, tree, path, selection)
+        return _rewrite(text, tree, path, selection, package)
     except (NotSure, RecursionError) as exc:
         FALLBACKS[str(exc) if isinstance(exc, NotSure) else "deep"] += 1
         return None
 
 
-def _rewrite(text: str, tree, path: str, selection):
+def _rewrite(text: str, tree, path: str, selection, package):
     from tf2migrate.engine.apply import RewriteResult, _hits
     from tf2migrate.engine.imports import ImportMap
     from tf2migrate.rules import module_twins, registry
@@ -85,7 +84,8 @@ def _rewrite(text: str, tree, path: str, selection):
     if code_rule_places(tree, imports, text, selection.source):
         return None
     ctx = Context(tree=tree, path=path, imports=imports, positions=Positions(None, tree, text), text=text,
-                  suppressions=parse_suppressions(text), selection=selection, emit=None, infos=registry.all_infos())
+                  suppressions=parse_suppressions(text), selection=selection, emit=None, infos=registry.all_infos(),
+                  package=package)
     plugins = _readers(ctx)
     if any(module_twins.needs_libcst(plugin) for plugin in plugins):
         return None

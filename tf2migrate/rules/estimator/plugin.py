@@ -13,7 +13,7 @@ import libcst as cst
 from tf2migrate.engine.diagnostics import Severity
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.estimator import codes, failures
-from tf2migrate.rules.idle import estimator_may_act
+from tf2migrate.rules.estimator.package import idle_neighbours
 
 
 class EstimatorToKeras(Plugin):
@@ -23,7 +23,11 @@ class EstimatorToKeras(Plugin):
     models: frozenset = frozenset()  # the names of the Keras models it made (`model`)
 
     def reads_whole_module(self) -> bool:
-        return self.ctx.package is not None or self.ctx.tree is None or estimator_may_act(self.ctx.tree, self.ctx.imports)
+        """With package neighbours too, only where it may act (idle_neighbours.py): others take the splice path."""
+        ctx = self.ctx
+        if "estimator-may-act" not in ctx.memo:
+            ctx.memo["estimator-may-act"] = idle_neighbours.may_act(ctx.tree, ctx.imports, ctx.text, ctx.package)
+        return ctx.memo["estimator-may-act"]
 
     def leave_module(self, original: cst.Module, updated: cst.Module):
         if not self.reads_whole_module():

@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst import matchers as m
 
 from tf2migrate.rules.estimator.planning import built_columns, canned_combined, linear_columns, unpacked_columns
 from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
 from tf2migrate.rules.estimator.planning.plan_types import ModelPath, ModelPlan
 from tf2migrate.rules.estimator.syntax import templates
+from tf2migrate.rules.estimator.syntax.walk import found
 from tf2migrate.rules.estimator.syntax.args import Unreadable, literal
 
 CANNED = {
@@ -138,7 +138,7 @@ def read(call, bound, ctx, values, defs=None, module=None) -> CannedPlan:
             plan.blockers.append(Unreadable(v, built_columns.refusal(plan.linear)))
         plan.columns.append(v)
     units = bound.get("hidden_units")
-    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and m.findall(units, m.Call()):
+    if units is not None and not isinstance(units, (cst.List, cst.Tuple)) and found(units, cst.Call):
         plan.blockers.append(Unreadable(units, "hidden_units computed by a call: give them in a list, or a name"))
     if plan.classes not in (0, 2) and not isinstance(plan.classes, int):
         plan.blockers.append(Unreadable(bound["n_classes"], "n_classes must be a literal"))

@@ -11,7 +11,6 @@ is not made: the path is the folder TF1 made it in.
 from __future__ import annotations
 
 import libcst as cst
-from libcst import matchers as m
 
 from tf2migrate.rules.estimator.planning import canned_combined
 from tf2migrate.rules.estimator.planning.callbacks import may_be_none
@@ -19,6 +18,7 @@ from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind
 from tf2migrate.rules.estimator.reading.uses import assignment
 from tf2migrate.rules.estimator.syntax.kept_source import references
+from tf2migrate.rules.estimator.syntax.walk import found
 
 EXPORTERS = {"tf.estimator.FinalExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text"),
              "tf.estimator.LatestExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text",
@@ -113,6 +113,6 @@ def serving_functions(module, prog, ctx) -> None:
 
 def _receives(fn: cst.FunctionDef, ctx) -> bool:
     """The function returns a `tf.estimator.export.*ServingInputReceiver(...)`."""
-    calls = [r.value for r in m.findall(fn, m.Return(value=m.Call()))]
+    calls = [r.value for r in found(fn, cst.Return, lambda r: isinstance(r.value, cst.Call))]
     return any(ctx.resolve(c.func)[1].startswith(RECEIVER) and ctx.resolve(c.func)[1].endswith("InputReceiver")
                for c in calls if ctx.resolve(c.func)[1])

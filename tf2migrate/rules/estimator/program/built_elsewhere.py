@@ -65,14 +65,16 @@ def helpers(ctx) -> dict:
         return {}
     if "other-helpers" in ctx.memo:
         return ctx.memo["other-helpers"]
+    from tf2migrate.rules.estimator.package.idle_neighbours import may_have_helpers
     from tf2migrate.rules.estimator.program.analyze import is_estimator
 
     out = {}
-    names = {n for n, _, _ in ctx.package.modules}
+    names = {n: text for n, _, text in ctx.package.modules}
     for local, (module, attr) in imported_modules(ctx.tree, ctx.package.name).items():
         whole = f"{module}.{attr}" if attr is not None else module
         owner_name, wanted = (whole, None) if whole in names else (module, attr) if attr else (None, None)
-        owner = neighbour(ctx, owner_name) if owner_name in names else None
+        # no LibCST read of a module `ast` shows has no helper (trainer_lib.py's t2t_model.py: 90 KB)
+        owner = neighbour(ctx, owner_name) if owner_name in names and may_have_helpers(names[owner_name]) else None
         if owner is None:
             continue
         for name, b in builders.find(owner.module, lambda v: is_estimator(v, owner.ctx)).items():

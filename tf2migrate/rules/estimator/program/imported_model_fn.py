@@ -121,9 +121,13 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
 
 def _driver(ctx, name: str):
     """(neighbour, its program) when the module `name` passes a model_fn of this module to its Estimator."""
+    from tf2migrate.rules.estimator.package import idle_neighbours
     from tf2migrate.rules.estimator.program import analyze
     from tf2migrate.rules.estimator.reading import main_body
 
+    found = ctx.package.text_of(name) if ctx.package is not None and ctx.tree is not None else None
+    if found is not None and not idle_neighbours.may_read(ctx.tree, ctx.package.name, found[1]):
+        return None  # it names no function of this module: no LibCST read of it (t2t_model.py's transformer.py)
     nb = built_elsewhere.neighbour(ctx, name)
     if nb is None:
         return None

@@ -20,6 +20,7 @@ from tf2migrate.engine.rule_set import active, use
 from tf2migrate.engine.selection import Selection
 from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
 from tf2migrate.engine.workers import Interrupted, Workers, stop_all
+from tf2migrate.engine.writer import signals_deferred
 
 POOL_THRESHOLD = 4  # fewer files than this needing LibCST: a pool costs more than it saves
 EARLY_POOL = 16  # this many files the cache does not know: workers pre-check them too (`_Early`)
@@ -99,7 +100,8 @@ class _Pool:
     def results(self, done: list) -> None:
         """Onto `done`: each file as it is finished here, then the workers' files."""
         for job in self.waiting:
-            done.append(_heavy(job))
+            with signals_deferred():  # Ctrl-C during its write: the file is counted, then the run stops
+                done.append(_heavy(job))
         if self.pool is not None:
             done.extend(self.pool.collect())
 

@@ -61,11 +61,43 @@ def _interrupts_held():
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
     try:
         yield
     finally:
+        if _DEFERRING:  # from now to where `signals_deferred` ends, a signal is kept, then raised there
+            for signo in _SIGNALS - set(_SAVED):
+                _SAVED[signo] = signal.signal(signo, _keep)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_DEFERRING: list = []  # open `signals_deferred` blocks
+_HELD: list = []  # signals that arrived during or after a write inside one
+_SAVED: dict = {}  # signal -> the handler `signals_deferred` puts back
+
+
+def _keep(signo, frame) -> None:
+    _HELD.append(signo)
+
+
+@contextlib.contextmanager
+def signals_deferred():
+    """A Ctrl-C (or TERM) that comes during or after a write inside this block arrives where it ends: the caller
+    counts the written file first (a file rewritten on disk was reported as not started). Before the write, it
+    stops the file's rewrite at once, as anywhere else."""
+    _DEFERRING.append(True)
+    try:
+        yield
+    finally:
+        _DEFERRING.pop()
+        if not _DEFERRING:
+            for signo, handler in _SAVED.items():
+                signal.signal(signo, handler)
+            _SAVED.clear()
+            held, _HELD[:] = sorted(set(_HELD)), []
+            for signo in held:
+                signal.raise_signal(signo)
 
 
 def _write(path: str, data: bytes, expected_old: bytes) -> None:

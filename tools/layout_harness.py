@@ -74,6 +74,10 @@ def _rewrite_files(files, dry):
 
 
 def main(argv):
+    unknown = [a for a in argv if a.startswith("-") and a not in ("--dry-run", "--rewrite-only")]
+    if unknown:  # `--help` once re-ran the move on the rooms and rewrote imports it should not have
+        sys.exit(f"usage: python tools/layout_harness.py [--dry-run] [--rewrite-only FILE...] "
+                 f"(unknown: {' '.join(unknown)})")
     dry = "--dry-run" in argv
     if "--rewrite-only" in argv:
         return _rewrite_files([pathlib.Path(a) for a in argv if not a.startswith("--")], dry)

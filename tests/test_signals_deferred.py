@@ -11,6 +11,14 @@ import pytest
 from tf2migrate.engine.writer import signals_deferred, write_atomic
 
 
+@pytest.fixture(autouse=True)
+def _python_handler():
+    """Python's own Ctrl-C handler, whatever an earlier test installed (the harness's process handlers)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def test_an_interrupt_after_the_write_waits_for_the_end_of_the_block(tmp_path):
     path = tmp_path / "m.py"
     path.write_bytes(b"x = 1\n")

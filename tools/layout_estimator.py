@@ -166,6 +166,7 @@ TABLE = {
     "choice_chain": "reading/choice_chain",
     "branch_outside": "reading/branch_outside",
     "builder_chain": "reading/builder_chain",
+    "undefined_input": "reading/undefined_input",
     "general_tpu": "default_path/tpu_steps",
     "keras_once": "default_path/keras_once",
     "made_once": "default_path/made_once",

@@ -34,10 +34,11 @@ def input_views(files: dict, views: dict) -> dict:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
-        for module, attr in imported_modules(tree, names[path]).values():
+        heads = _input_heads(tree)
+        for local, (module, attr) in imported_modules(tree, names[path]).items():
             for wanted in (module, f"{module}.{attr}" if attr else None):
                 other = by_name.get((_root(path, names[path]), wanted)) if wanted else None
-                if other is not None and other != path and WORD in files[other] \
+                if other is not None and other != path and (WORD in files[other] or local in heads) \
                         and not CALLS_ESTIMATOR.search(files[other]):
                     links.setdefault(path, set()).add(other)
                     links.setdefault(other, set()).add(path)
@@ -53,6 +54,26 @@ def input_views(files: dict, views: dict) -> dict:
         more = tuple((names[o], o, files[o]) for o in sorted(others) if names[o] not in known)
         out[path] = PackageView(names[path], tuple(sorted((view.modules if view else ()) + more)))
     return out
+
+
+def _input_heads(tree) -> set:
+    """The first names of the calls a program gives as input functions (`est.train(Utils.make_input_fn())`,
+    `input_fn=data.train_input_fn(...)`): their modules are read with it, so that the program can say what they
+    return (a name their module never defines: the original does not run, reading/undefined_input.py)."""
+    heads = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        given = [k.value for k in node.keywords if k.arg == "input_fn"]
+        if node.func.attr in ("train", "evaluate", "predict") and node.args:
+            given.append(node.args[0])
+        for value in given:
+            head = value.func if isinstance(value, ast.Call) else None
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name):
+                heads.add(head.id)
+    return heads
 
 
 def _flat(path: str) -> str:

@@ -167,6 +167,7 @@ TABLE = {
     "branch_outside": "reading/branch_outside",
     "builder_chain": "reading/builder_chain",
     "undefined_input": "reading/undefined_input",
+    "best_exporter": "planning/best_exporter",
     "general_tpu": "default_path/tpu_steps",
     "keras_once": "default_path/keras_once",
     "made_once": "default_path/made_once",

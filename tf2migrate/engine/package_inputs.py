@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 
 from tf2migrate.engine.package_builders import CALLS_ESTIMATOR
 
@@ -34,12 +35,12 @@ def input_views(files: dict, views: dict) -> dict:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
-        heads = _input_heads(tree)
         for local, (module, attr) in imported_modules(tree, names[path]).items():
             for wanted in (module, f"{module}.{attr}" if attr else None):
                 other = by_name.get((_root(path, names[path]), wanted)) if wanted else None
-                if other is not None and other != path and (WORD in files[other] or local in heads) \
-                        and not CALLS_ESTIMATOR.search(files[other]):
+                if other is None or other == path or WORD not in files[other] and not _given(text, local):
+                    continue
+                if not CALLS_ESTIMATOR.search(files[other]):
                     links.setdefault(path, set()).add(other)
                     links.setdefault(other, set()).add(path)
     for path, others in list(links.items()):  # the programs of one input module see each other: it serves
@@ -56,24 +57,11 @@ def input_views(files: dict, views: dict) -> dict:
     return out
 
 
-def _input_heads(tree) -> set:
-    """The first names of the calls a program gives as input functions (`est.train(Utils.make_input_fn())`,
-    `input_fn=data.train_input_fn(...)`): their modules are read with it, so that the program can say what they
-    return (a name their module never defines: the original does not run, reading/undefined_input.py)."""
-    heads = set()
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-            continue
-        given = [k.value for k in node.keywords if k.arg == "input_fn"]
-        if node.func.attr in ("train", "evaluate", "predict") and node.args:
-            given.append(node.args[0])
-        for value in given:
-            head = value.func if isinstance(value, ast.Call) else None
-            while isinstance(head, ast.Attribute):
-                head = head.value
-            if isinstance(head, ast.Name):
-                heads.add(head.id)
-    return heads
+def _given(text: str, local: str) -> bool:
+    """Does the program call `local...(...)` for an input function (`est.train(Utils.make_input_fn())`,
+    `input_fn=data.train_input_fn(...)`)? Then its module is read with it, so that the program can say what that
+    function uses (a name its module never defines: the original does not run, reading/undefined_input.py)."""
+    return re.search(rf"(\.(train|evaluate|predict)\(\s*|input_fn\s*=\s*){re.escape(local)}\b[\w.]*\(", text) is not None
 
 
 def _flat(path: str) -> str:

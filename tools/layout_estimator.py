@@ -168,6 +168,7 @@ TABLE = {
     "builder_chain": "reading/builder_chain",
     "undefined_input": "reading/undefined_input",
     "best_exporter": "planning/best_exporter",
+    "unused_estimator": "program/unused_estimator",
     "general_tpu": "default_path/tpu_steps",
     "keras_once": "default_path/keras_once",
     "made_once": "default_path/made_once",

@@ -13,6 +13,7 @@ from survey_checks import HAVE_PYFLAKES
 
 OUTCOMES = ("CONVERTED", "BROKEN", "REPORTED", "CRASH")
 CONSEQUENCE = re.compile(r"was not read|the other TFM302|see TFM302|conversion is blocked|the Estimator on line \d+ is not")
+ORIGINAL_FAILS = "does not run as written"  # 05, 08, 18: the original fails in TF1 itself, whatever converts
 OUTSIDE = "outside the Estimator program that was converted"  # a name left next to an Estimator that converted
 
 
@@ -26,11 +27,13 @@ def normalise(message: str) -> str:
 
 
 def main_diagnostic(record: dict) -> dict | None:
-    """The first root blocker (TFM302/308/322 that is not the consequence of another), else the first TFM35x."""
+    """The finding that the original itself does not run, else the first root blocker (TFM302/308/322 that is not
+    the consequence of another), else the first TFM35x: a program that fails in TF1 has that as its cause."""
     blockers = record["blockers"]
     causes = [d for d in blockers if not CONSEQUENCE.search(d["message"])] or blockers
     roots = [d for d in causes if not d["code"].startswith("TFM35")]
-    return (roots or causes or [None])[0]
+    broken = [d for d in roots if ORIGINAL_FAILS in d["message"]]
+    return (broken or roots or causes or [None])[0]
 
 
 def converted_outside(record: dict) -> bool:

@@ -47,7 +47,11 @@ def test_legacy_aliases_point_at_the_successors():
             "assert d.StrategyV1.experimental_run_v2 is d.StrategyV1.run; "
             "assert tf.contrib.distribute.CollectiveAllReduceStrategy is "
             "tf.distribute.experimental.MultiWorkerMirroredStrategy; "
-            "assert tf.contrib.data.AUTOTUNE == tf.data.experimental.AUTOTUNE")
+            "assert tf.contrib.data.AUTOTUNE == tf.data.experimental.AUTOTUNE; "
+            "from tensorflow.contrib import tpu; "
+            "assert tpu.TPUEstimator is tf.compat.v1.estimator.tpu.TPUEstimator; "
+            "assert tpu.CrossShardOptimizer is tf.compat.v1.tpu.CrossShardOptimizer; "
+            "assert tf.contrib.tpu.RunConfig is tf.compat.v1.estimator.tpu.RunConfig")
     subprocess.run([PYTHON, "-c", code], check=True, capture_output=True)
     # TF 2.0-2.3 originals stay eager and get the same successors
     eager = ("from tf2migrate.harness.capture import legacy; legacy.add_aliases(); import tensorflow as tf; "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 
 from tf2migrate.engine.package_builders import CALLS_ESTIMATOR
 
@@ -34,11 +35,12 @@ def input_views(files: dict, views: dict) -> dict:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
-        for module, attr in imported_modules(tree, names[path]).values():
+        for local, (module, attr) in imported_modules(tree, names[path]).items():
             for wanted in (module, f"{module}.{attr}" if attr else None):
                 other = by_name.get((_root(path, names[path]), wanted)) if wanted else None
-                if other is not None and other != path and WORD in files[other] \
-                        and not CALLS_ESTIMATOR.search(files[other]):
+                if other is None or other == path or WORD not in files[other] and not _given(text, local):
+                    continue
+                if not CALLS_ESTIMATOR.search(files[other]):
                     links.setdefault(path, set()).add(other)
                     links.setdefault(other, set()).add(path)
     for path, others in list(links.items()):  # the programs of one input module see each other: it serves
@@ -53,6 +55,13 @@ def input_views(files: dict, views: dict) -> dict:
         more = tuple((names[o], o, files[o]) for o in sorted(others) if names[o] not in known)
         out[path] = PackageView(names[path], tuple(sorted((view.modules if view else ()) + more)))
     return out
+
+
+def _given(text: str, local: str) -> bool:
+    """Does the program call `local...(...)` for an input function (`est.train(Utils.make_input_fn())`,
+    `input_fn=data.train_input_fn(...)`)? Then its module is read with it, so that the program can say what that
+    function uses (a name its module never defines: the original does not run, reading/undefined_input.py)."""
+    return re.search(rf"(\.(train|evaluate|predict)\(\s*|input_fn\s*=\s*){re.escape(local)}\b[\w.]*\(", text) is not None
 
 
 def _flat(path: str) -> str:

@@ -24,7 +24,8 @@ def package_views(candidates) -> tuple:
         packaged = module_name(cand.path, packages) is not None
         data, failure = read(cand.path)
         # the only files the pre-pass reads (others: read again): a program, or an input module (package_inputs.py)
-        if failure is None and (b"stimator" in data and (packaged or b"import" in data) or b"get_next" in data):
+        if failure is None and (b"stimator" in data and (packaged or b"import" in data) or b"get_next" in data
+                                or b"input_fn" in data):
             read_once[cand.path] = data
     return Views(dict(read_once), packages), read_once
 

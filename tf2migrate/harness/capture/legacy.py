@@ -148,5 +148,10 @@ def add_aliases():
     contrib = types.ModuleType("tensorflow.contrib")
     contrib.distribute = strategies
     contrib.data = types.SimpleNamespace(AUTOTUNE=tf.data.experimental.AUTOTUNE)  # the TPU templates' prefetch
+    contrib.tpu = types.SimpleNamespace(  # TF 1.x's TPU estimator names, moved under tf.compat.v1 (survey 42)
+        TPUEstimator=v1.estimator.tpu.TPUEstimator, TPUEstimatorSpec=v1.estimator.tpu.TPUEstimatorSpec,
+        TPUConfig=v1.estimator.tpu.TPUConfig, RunConfig=v1.estimator.tpu.RunConfig,
+        CrossShardOptimizer=v1.tpu.CrossShardOptimizer)
+    contrib.cluster_resolver = types.SimpleNamespace(TPUClusterResolver=tf.distribute.cluster_resolver.TPUClusterResolver)
     v1.contrib = contrib
     sys.modules["tensorflow.contrib"] = contrib

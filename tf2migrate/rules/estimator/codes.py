@@ -6,7 +6,7 @@ from tf2migrate.rules.base import RuleInfo
 from tf2migrate.rules.estimator import examples
 
 INFO = Severity.INFO
-WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335", "TFM349", "TFM353"}  # notes of a converted program that a user must read
+WARNING_NOTES = {"TFM320", "TFM323", "TFM336", "TFM331", "TFM335", "TFM349", "TFM353", "TFM354"}  # notes of a converted program that a user must read
 NO_EXAMPLE = {"TFM324", "TFM325"}  # bugs of the converter: no input is meant to give them (test_estimator_safety)
 NO_EXAMPLE |= {"TFM345"}  # two modules given together: its examples are tests/test_input_modules.py
 
@@ -326,4 +326,15 @@ INFOS = (
           "It runs; add the metrics it needs to the model by hand. A model_fn's eval_metric_ops are compiled under "
           "their keys, so only global_step is missing there: not noted.", severity=Severity.WARNING,
           fix="report only", example="TFM353"),
+    _info("TFM354", "best-exporter-saved-after-evaluation", "EvalSpec(exporters=BestExporter(...)) -> the model saved "
+          "after its evaluation, in TF1's export folder", "BestExporter exported after each evaluation of a lower "
+          "loss; the converted program evaluates once, after training, and saves the model it evaluated there",
+          "A BestExporter exported a SavedModel after each evaluation whose loss was the lowest so far (the first "
+          "always exports) to model_dir/export/<name>/<timestamp>. train_and_evaluate becomes fit, then one "
+          "evaluate, and the model it evaluated is saved with model.export (model.save under --target tf-keras) to "
+          "model_dir/export/<name>, as a Final or LatestExporter is (TFM318): TF1's best export when TF1 evaluated "
+          "once, as a short local run does. With several evaluations TF1 kept the export of the lowest loss, and "
+          "the converted program keeps its last model: save from a callback that watches val_loss to keep the "
+          "best. A compare_fn, event_file_pattern, assets_extra or as_text of its own blocks (TFM302).",
+          severity=Severity.WARNING, example="TFM354"),
 )

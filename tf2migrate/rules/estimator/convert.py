@@ -13,7 +13,7 @@ from tf2migrate.rules.estimator import program_plan
 from tf2migrate.rules.estimator.planning import branch_config
 from tf2migrate.rules.estimator.planning import strategy
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
-from tf2migrate.rules.estimator.program import analyze, built_elsewhere
+from tf2migrate.rules.estimator.program import analyze, built_elsewhere, unused_estimator
 from tf2migrate.rules.estimator.syntax.args import Unreadable
 from tf2migrate.rules.estimator.writing import program_statements, splice
 
@@ -24,13 +24,13 @@ def one(prog, ctx, original, updated, steps_param=False, default_strategy=False,
     try:
         conv = program_plan.plan(prog, ctx, original, updated, steps_param, default_strategy, params_name)
         if conv is None:
-            return NOTHING
+            return _unused(prog, ctx, original)
         rendered = program_statements.render_body(conv, original, updated)
     except Unreadable as problem:
         prog.blockers.append(problem)
-        return NOTHING
+        return _unused(prog, ctx, original)
     if prog.blockers:
-        return NOTHING
+        return _unused(prog, ctx, original)
     body, marks = splice.splice(updated, rendered)
     notes = []  # ModeKeys kept beside the program become their strings after it, each with TFM340 (leftovers.py)
     body = built_elsewhere.imports_renamed(body, prog, conv.writer)  # `from model import build_estimator`
@@ -97,6 +97,14 @@ def _each(sw, progs, ctx):
     if any(body is None for body, _, _, _ in results) or any(p.blockers for p in progs):
         return None
     return results
+
+
+def _unused(prog, ctx, original) -> tuple:
+    """NOTHING, with the true cause first when the blocked Estimator is one the program never uses."""
+    found = unused_estimator.cause(prog, ctx, original)
+    if found is not None:
+        prog.blockers.insert(0, found)
+    return NOTHING
 
 
 def _keras2(results) -> str:

@@ -21,6 +21,7 @@ from tf2migrate.rules.estimator.planning.notes import conversion_notes
 from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.reading import builders, main_body
 from tf2migrate.rules.estimator.syntax import templates
+from tf2migrate.rules.estimator.syntax.args import Unreadable
 from tf2migrate.rules.estimator.writing import body_pieces, keras_source
 
 ALONE = ("`{name}` returns an Estimator that another module trains: pass the whole package to `tf2migrate "
@@ -64,6 +65,19 @@ def convert(plugin, original: cst.Module, updated: cst.Module):
     return write(plugin, original, updated, (nb, prog), defs[fn.value], here.call, defs[name])
 
 
+def _shown(plan, model_fn, helper, where: str) -> list:
+    """The model_fn's blockers as the user must read them: the forward-pass statements the reader did not
+    understand come first (the training-step blocker refers to them), with the true cause when there are such:
+    only a model_fn in its program's own module becomes a Keras Model subclass that keeps them (TFM321)."""
+    if not plan.forward_blockers or helper is not None:  # a helper's module: its own findings say why
+        return plan.blockers or plan.forward_blockers
+    cause = Unreadable(model_fn.name, f"`{model_fn.name.value}` is passed to the Estimator of {where}, and statements "
+                       "of its forward pass are kept as written only by the Keras Model subclass conversion (TFM321), "
+                       "which converts a model_fn only in the module of its Estimator program: move it there, or "
+                       "convert by hand")
+    return [*plan.forward_blockers, cause, *plan.blockers]
+
+
 def write(plugin, original: cst.Module, updated: cst.Module, driver_of, model_fn, site, helper):
     """This module with `model_fn` written as the Keras builder the program of `driver_of` (neighbour, program)
     calls, and without `helper` (None: no helper goes); or `updated` after reporting at `site` why not."""
@@ -74,7 +88,7 @@ def write(plugin, original: cst.Module, updated: cst.Module, driver_of, model_fn
     converted = driver.leave_module(nb.module, nb.module) is not nb.module and _converts(ctx, nb)
     w_d = getattr(driver, "writer", None)
     if not converted or w_d is None:
-        for problem in body_pieces.one_per_line(plan.blockers or plan.forward_blockers, ctx):
+        for problem in body_pieces.one_per_line(_shown(plan, model_fn, helper, built_elsewhere.shown(ctx, nb.path)), ctx):
             ctx.report(problem.node, problem.code or "TFM302", problem.message, fixable=False)
         ctx.report(site, "TFM302", f"the program in {built_elsewhere.shown(ctx, nb.path)} that trains the Estimator "
                    f"of `{prog.builder.fn.name.value}` does not convert (see the findings there): this module stays as "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf2migrate.rules.estimator.planning import canned_combined
+from tf2migrate.rules.estimator.planning import best_exporter, canned_combined
 from tf2migrate.rules.estimator.planning.callbacks import may_be_none
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind
@@ -23,6 +23,7 @@ from tf2migrate.rules.estimator.syntax.walk import found
 EXPORTERS = {"tf.estimator.FinalExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text"),
              "tf.estimator.LatestExporter": ("name", "serving_input_receiver_fn", "assets_extra", "as_text",
                                              "exports_to_keep")}
+EXPORTERS[best_exporter.BEST] = best_exporter.PARAMS  # read by best_exporter.py (TFM354)
 RECEIVER = "tf.estimator.export."
 EXPORT_METHOD = ("export_dir_base", "serving_input_receiver_fn", "assets_extra", "as_text", "checkpoint_path",
                  "experimental_mode")
@@ -52,8 +53,12 @@ def read(expr, prog, ctx) -> list:
     for el in expr.elements:
         call = prog.exporters.get(el.value.value) if isinstance(el.value, cst.Name) else el.value
         canonical = ctx.resolve(call.func)[1] if isinstance(call, cst.Call) else None
+        if canonical == best_exporter.BEST:
+            out.append(best_exporter.read(call))
+            continue
         if canonical not in EXPORTERS:
-            raise Unreadable(el.value, "exporter other than FinalExporter/LatestExporter: save the model by hand")
+            raise Unreadable(el.value, "exporter other than FinalExporter/LatestExporter/BestExporter: save the model "
+                             "by hand")
         bound = bind(call, EXPORTERS[canonical], canonical)
         if set(bound) - {"name", "serving_input_receiver_fn", "exports_to_keep"}:
             raise Unreadable(call, "exporter with assets_extra/as_text: save the model by hand")
@@ -72,7 +77,7 @@ def save_lines(exporters: list, w, model_dir) -> tuple:
             for _, name in exporters]
     made = [canned_combined.saved(stmt, w) for stmt in made]  # a WideDeepModel: without its two optimizers
     note = NOTE.format(method=m) + (NONE_NOTE.format(model_dir=w.text(model_dir)) if guarded else "")
-    return made, [(call, "TFM318", note) for call, _ in exporters]
+    return made, [(call, "TFM318", note) for call, _ in exporters] + best_exporter.notes(exporters, w.ctx)
 
 
 def export_call(bound: dict, w, call) -> tuple:
@@ -103,6 +108,11 @@ def serving_functions(module, prog, ctx) -> None:
         fn = prog.defs.get(name)
         if isinstance(fn, cst.FunctionDef) and references(module, name) == uses:
             prog.removed.add(next(i for i, stmt in enumerate(module.body) if stmt is fn))
+        for i, stmt in enumerate(module.body):  # `fn = tf.estimator.export.build_parsing_serving_input_receiver_fn(spec)`
+            target, value = assignment(stmt)
+            if target == name and isinstance(value, cst.Call) and (ctx.resolve(value.func)[1] or "").startswith(
+                    RECEIVER) and references(module, name, plain=True) == uses + 1:
+                prog.removed.add(i)
     for i, stmt in enumerate(module.body):  # one nothing calls, beside exports now Keras': it served those only
         if wanted and isinstance(stmt, cst.FunctionDef) and _receives(stmt, ctx) \
                 and not references(module, stmt.name.value):

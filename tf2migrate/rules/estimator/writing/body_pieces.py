@@ -114,6 +114,8 @@ class _ReturnDataset(cst.CSTTransformer):
         """`it = dataset.make_one_shot_iterator(); x, y = it.get_next(); return x, y` -> `return dataset`: the
         same input function, spelled in three statements (tensorflow/models' blog_custom_estimators.py)."""
         body = list(updated.body.body)
+        if len(body) >= 2 and (two := self._unpacked_next(original, updated)) is not None:
+            return two
         if len(body) < 3:
             return updated
         made, unpacked, returned = body[-3:]
@@ -135,6 +137,25 @@ class _ReturnDataset(cst.CSTTransformer):
         self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
         new = cst.SimpleStatementLine([cst.Return(dataset)], leading_lines=made.leading_lines)
         return updated.with_changes(body=updated.body.with_changes(body=body[:-3] + [new]))
+
+    def _unpacked_next(self, original, updated):
+        """`x, y = dataset.make_one_shot_iterator().get_next(); return x, y` -> `return dataset`: the same input
+        function in two statements (a TPU MNIST example's `images, labels = ds.make_one_shot_iterator()...`)."""
+        unpacked, returned = list(updated.body.body)[-2:]
+        names, next_of = _one_assignment(unpacked)
+        if not (isinstance(next_of, cst.Call) and not next_of.args and isinstance(next_of.func, cst.Attribute)
+                and next_of.func.attr.value == "get_next"):
+            return None
+        dataset = self._iterated(next_of.func.value)
+        value = returned.body[0].value if isinstance(returned, cst.SimpleStatementLine) and len(returned.body) == 1 \
+            and isinstance(returned.body[0], cst.Return) else None
+        if dataset is None or value is None or not _same_names(names, value):
+            return None
+        first = original.body.body[-2]
+        place = next(self.places, first) if self.places is not None else first
+        self.notes.append((place, "TFM301", "the input function returns its dataset: Keras iterates it"))
+        new = cst.SimpleStatementLine([cst.Return(dataset)], leading_lines=unpacked.leading_lines)
+        return updated.with_changes(body=updated.body.with_changes(body=list(updated.body.body)[:-2] + [new]))
 
     def _iterated(self, call):
         """The dataset of `dataset.make_one_shot_iterator()` / `make_one_shot_iterator(dataset)`, else None."""

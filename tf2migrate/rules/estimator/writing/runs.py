@@ -18,6 +18,7 @@ from tf2migrate.rules.estimator.planning import callbacks, exporters, hooks
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
 from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.program.parts import SPEC_PARAMS
+from tf2migrate.rules.estimator.reading import undefined_input
 from tf2migrate.rules.estimator.reading.uses import EXPORTS, METHODS, input_fn_name, method_of
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind, literal
@@ -94,6 +95,8 @@ class Runs:
             return self.w.text(input_fn.body)
         if isinstance(input_fn, cst.Call) and isinstance(self.prog.defs.get(input_fn_name(input_fn)), cst.FunctionDef):
             return templates.call(self.w.text(input_fn), [])  # make_input_fn(...) returns the input function
+        if (undefined := undefined_input.why(self.ctx, input_fn)) is not None:
+            raise Unreadable(input_fn, undefined)
         raise Unreadable(input_fn, "input_fn that is not a function name, a lambda or a call of a function of this "
                          "file that makes one: convert by hand")
 

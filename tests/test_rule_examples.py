@@ -11,11 +11,12 @@ from tf2migrate.rules.estimator.codes import NO_EXAMPLE
 from tf2migrate.rules.registry import all_infos
 
 INFOS = [info for info in all_infos().values() if info.before]
+TOOL_BUGS = {"TFM617"}  # an engine code outside TFM9xx no input is meant to give (tests/test_lost_names.py)
 
 
 def test_every_rule_has_an_example_except_engine_codes():
     missing = [code for code, info in all_infos().items() if not info.before and not code.startswith("TFM9")
-               and code not in NO_EXAMPLE]
+               and code not in NO_EXAMPLE and code not in TOOL_BUGS]
     assert missing == []
 
 

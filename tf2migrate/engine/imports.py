@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass, field
 
 from tf2migrate.engine.ast_index import nodes
+from tf2migrate.engine.rebinding import is_tf_path, rebound
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:  # annotations only: the pre-pass uses this module without LibCST
@@ -92,6 +93,7 @@ def canonical_tf(path: str) -> Optional[str]:
 @dataclass
 class ImportMap:
     bindings: dict = field(default_factory=dict)
+    rebound: dict = field(default_factory=dict)  # local -> (Binding, first other binding): not TF (rebinding.py)
 
     @classmethod
     def of(cls, module: cst.Module) -> "ImportMap":
@@ -101,19 +103,29 @@ class ImportMap:
     def from_ast(cls, tree: ast.AST) -> "ImportMap":
         """Every import in the file (module level or not), read from Python's own fast parser."""
         bindings: dict = {}
+        tf: dict = {}  # local -> its first binding by a TensorFlow import
         for node in nodes(tree, ast.Import, ast.ImportFrom):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     local = alias.asname or alias.name.split(".")[0]
                     target = alias.name if alias.asname else local
                     bindings[local] = Binding(local, target, alias.asname)
+                    if is_tf_path(target):
+                        tf.setdefault(local, bindings[local])
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 for alias in node.names:
                     if alias.name != "*":
                         local = alias.asname or alias.name
                         bindings[local] = Binding(local, f"{node.module}.{alias.name}", alias.asname, node.module)
+                        if is_tf_path(node.module):
+                            tf.setdefault(local, bindings[local])
+        moved = {}
+        if isinstance(tree, ast.Module) and tf:  # a TF name bound again is no TF name (rebinding.py)
+            moved = {local: (tf[local], node) for local, node in rebound(tree, tf).items()}
+            for local in moved:
+                bindings.pop(local, None)
         assignment_aliases(tree, bindings)
-        return cls(bindings)
+        return cls(bindings, moved)
 
     def resolve(self, expr: cst.BaseExpression) -> tuple[Optional[str], Optional[str]]:
         """(literal, canonical) names for a reference, e.g. (`tf.compat.v1.X`, `tf.X`)."""

@@ -15,6 +15,8 @@ from tf2migrate.engine import pieces
 from tf2migrate.engine.diagnostics import Diagnostic, Severity, printable
 from tf2migrate.engine.ast_index import nodes, spelled_names
 from tf2migrate.engine.imports import ImportMap, canonical_tf, is_private
+from tf2migrate.engine.lost_names import lost_read
+from tf2migrate.engine.rebinding import rebinds_tf
 from tf2migrate.engine.rule_set import active
 from tf2migrate.engine.source import NEWLINE, DecodeProblem, decode
 
@@ -98,7 +100,7 @@ def precheck(path: str, data: bytes, triggers, source: str = "auto", package: bo
         return dataclasses.replace(src, tree=tree), None
     if reports and not active().ast_reports_exact(tree):
         return dataclasses.replace(src, tree=tree), None  # only the traversal places them (shape_places.py)
-    if reports or reported and _names_public_tf(tree, reported & identifiers):
+    if reports or reported and _names_public_tf(tree, reported & identifiers) or rebinds_tf(tree):
         return dataclasses.replace(src, tree=tree, fast_only=True), None  # reported from `ast`, never changed
     return src, FileResult(path, Status.UNCHANGED)
 
@@ -183,6 +185,9 @@ def transform(path: str, data: bytes, src, mode: Mode, selection, package=None) 
         pieces.check_compiles(result.code, path)
     except SyntaxError as exc:
         return _fail(path, "TFM999", f"internal error: the rewrite does not compile ({exc.msg}); nothing written")
+    lost = lost_read(src.tree, src.text, result.code)  # a name whose import went, still read (TFM617)
+    if lost is not None:
+        return _fail(path, "TFM617", lost[2], lost[0], lost[1])
     out = FileResult(path, Status.CHANGED, result.diagnostics)
     if mode is Mode.DIFF:
         out.diff = "".join(difflib.unified_diff(

@@ -140,6 +140,7 @@ RULES = (
     Rule("shape_value", "upgrade.shape_value:ShapeValue", "TFM667", attrs=_names("value"),  # `x.shape[-1].value`
          ast=Ast.REPORTS),
     Rule("graph_mode", "upgrade.graph_mode:GraphMode", "TFM668", names=GRAPH_ONLY, v1=True, ast=Ast.ANSWERS),
+    Rule("rebound", "upgrade.rebound:Rebound", "TFM616", ast=Ast.ANSWERS),  # woken by process.precheck's rebinding check
     # keeps its edit only where the Estimator converter left the call: after it
     Rule("loss_reduction", "upgrade.loss_reduction:LossReduction", "TFM666 TFM650", words=CANNED),
     # reads what the Estimator converter left, so it runs after it

@@ -132,3 +132,17 @@ def test_an_idle_single_file_rewrites_as_the_converters_whole_read_of_it(monkeyp
     for (path, text), mine in zip(idle, now):
         whole = rewrite_text(text, path, splice=False)
         assert (mine.code, [str(d) for d in mine.diagnostics]) == (whole.code, [str(d) for d in whole.diagnostics]), path
+
+
+def test_the_idle_proof_asks_the_converter_of_every_estimator_it_builds():
+    """`_acts_alone` imports the converter only for a call whose last name may be an Estimator's: every class
+    `analyze.is_estimator` accepts must pass that filter, and a spec or a config must not."""
+    from tf2migrate.rules.estimator.planning import canned, keras_estimator, tpu
+
+    built = {"tf.estimator.Estimator", *canned.CANNED, *tpu.ESTIMATORS, *keras_estimator.MODEL_TO_ESTIMATOR}
+    assert all(idle_neighbours._BUILDERS.search(name.rsplit(".", 1)[-1]) for name in built)
+    assert not any(idle_neighbours._BUILDERS.search(name) for name in ("EstimatorSpec", "RunConfig", "TPUConfig"))
+    for name in sorted(built):
+        text = f"import tensorflow as tf\nx = {name}(f)\n"
+        tree = ast.parse(text)
+        assert idle_neighbours._acts_alone(tree, ImportMap.from_ast(tree)), name

@@ -30,6 +30,9 @@ from tf2migrate.engine.package import imported_modules
 from tf2migrate.rules.idle import estimator_may_act
 
 _NAMESPACES = ("tf.estimator.", "tf.contrib.tpu.", "tf.keras.estimator.")
+# the last names of what `analyze.builds_estimator_in` accepts, and wider (tests/test_package_idle.py checks it):
+# a module that calls only `EstimatorSpec` or `RunConfig` is idle without importing the converter
+_BUILDERS = re.compile(r"(?:Estimator|Classifier|Regressor|model_to_estimator)$")
 
 
 def may_act(tree, imports, text: str, package) -> bool:
@@ -61,7 +64,7 @@ def _acts_alone(tree, imports) -> bool:
         if isinstance(func, ast.Attribute) and func.attr in ("train", "export_saved_model") \
                 or imports.ast_canonical(func) == "tf.estimator.train_and_evaluate":
             return True
-    if not _calls_estimator(tree, imports):
+    if not _calls_estimator(tree, imports, _BUILDERS):
         return False
     from tf2migrate.rules.estimator.program.analyze import builds_estimator_in
 
@@ -104,12 +107,14 @@ def _imported_modules(other: str, other_name: str):
     return frozenset(found)
 
 
-def _calls_estimator(tree, imports) -> bool:
-    """A call of an Estimator class or of `model_to_estimator` (what `analyze.is_estimator` accepts, and wider)."""
+def _calls_estimator(tree, imports, last_names=None) -> bool:
+    """A call of an Estimator class or of `model_to_estimator` (what `analyze.is_estimator` accepts, and wider),
+    whose last name matches `last_names` when given."""
     for call in nodes(tree, ast.Call):
         canonical = imports.ast_canonical(call.func) or ""
         last = canonical.rsplit(".", 1)[-1]
-        if canonical.startswith(_NAMESPACES) and (last[:1].isupper() or last == "model_to_estimator"):
+        if canonical.startswith(_NAMESPACES) and (last[:1].isupper() or last == "model_to_estimator") \
+                and (last_names is None or last_names.search(last)):
             return True
     return False
 

@@ -131,7 +131,8 @@ def test_an_idle_single_file_rewrites_as_the_converters_whole_read_of_it(monkeyp
     monkeypatch.setattr(idle_neighbours, "may_act", _read_whole)
     for (path, text), mine in zip(idle, now):
         whole = rewrite_text(text, path, splice=False)
-        assert (mine.code, [str(d) for d in mine.diagnostics]) == (whole.code, [str(d) for d in whole.diagnostics]), path
+        assert mine.code == whole.code, path
+        assert [str(d) for d in mine.diagnostics] == [str(d) for d in whole.diagnostics], path
 
 
 def test_the_idle_proof_asks_the_converter_of_every_estimator_it_builds():

@@ -15,8 +15,9 @@ tested here wider than the converter reads it:
   function (`input_side.py`), so that neighbour imports this module (`package.imported_modules`, as both read
   it) and names the function (tensor2tensor's `trainer_lib.py` names `t2t_trainer.py` in its docstring only).
 
-Kept free of LibCST. A wrong "may act" only costs the LibCST path; a wrong "idle" would lose a conversion,
-so `tests/test_package_idle.py` checks on every package fixture that an idle file's rewrite is the same.
+Kept free of LibCST but where a call may build an Estimator (the converter's own test is asked then). A wrong
+"may act" only costs the LibCST path; a wrong "idle" would lose a conversion, so `tests/test_package_idle.py`
+checks on every fixture, package or not, that an idle file's rewrite is the converter's whole read of it.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""A file where the Estimator converter reads the whole module but provably has nothing to do (no package, no
-Estimator built, nothing trained: rules/module_twins.py) takes the splice path, with LibCST's output; any other
+"""A file where the Estimator converter provably has nothing to do (no package, no Estimator built, nothing
+trained: rules/estimator/package/idle_neighbours.may_act) takes the splice path, with LibCST's output; any other
 stays on LibCST."""
 from __future__ import annotations
 

@@ -17,8 +17,11 @@ from tf2migrate.engine.api import rewrite_package, rewrite_text
 from tf2migrate.engine.imports import ImportMap
 from tf2migrate.engine.package import PackageView, scan
 from tf2migrate.rules import table_only
+from tf2migrate.rules.idle import estimator_may_act
 from tf2migrate.rules.estimator.package import idle_neighbours
 from tests.conftest import ROOT
+from tests.test_estimator_idle_splice import SHAPES as ESTIMATOR_IDLE
+from tests.test_reduce import SOURCES
 
 PACKAGES = sorted(p for p in (ROOT / "fixtures").glob("*/*.before") if p.is_dir()) + sorted(
     p / "original" for p in (ROOT / "fixtures" / "programs").glob("*") if (p / "original").is_dir())
@@ -34,6 +37,12 @@ def _may_act(text: str, view) -> bool:
     return idle_neighbours.may_act(tree, ImportMap.from_ast(tree), text, view)
 
 
+def _read_whole(tree, imports, text, package) -> bool:
+    """When the converter read the whole module before any idle proof: every file with neighbours, and alone
+    every file `rules/idle.estimator_may_act` wakes it in."""
+    return package is not None or tree is None or estimator_may_act(tree, imports)
+
+
 def _rewritten(files: dict) -> dict:
     return {path: (r.code, [str(d) for d in r.diagnostics]) for path, r in rewrite_package(files).items()}
 
@@ -45,9 +54,7 @@ def test_idle_neighbours_rewrite_as_the_converters_whole_read_of_them(monkeypatc
         now[folder] = _rewritten(files)
         idle += sum(not _may_act(files[path], view) for path, view in scan(files).items())
     assert idle >= 2  # not vacuous: the two idle_neighbour cases' report.py
-    read_whole = idle_neighbours.may_act
-    monkeypatch.setattr(idle_neighbours, "may_act", lambda tree, imports, text, package:
-                        package is not None or read_whole(tree, imports, text, package))
+    monkeypatch.setattr(idle_neighbours, "may_act", _read_whole)
     for folder in PACKAGES:
         assert _rewritten(_tree(folder)) == now[folder], folder.name
 
@@ -87,8 +94,56 @@ def input_fn():
     ("def input_fn():\n    pass\n", "from trainer import other\nother.input_fn()\n", False),  # another module's
     ("import tensorflow as tf\nest = tf.keras.estimator.model_to_estimator(m)\n", MODEL, True),
     ("x = 1\n", "def broken(:\n", True),  # a neighbour `ast` cannot read
+    ("def input_fn():\n    pass\n", '"""input_fn: see report.py."""\n', False),  # named, not imported
+    ("def input_fn():\n    pass\n", "from .report import input_fn\ninput_fn()\n", True),  # relative import
+    ("def input_fn():\n    pass\n", "from trainer.report import *\ninput_fn()\n", True),
+    ("import tensorflow as tf\ndef f(m):\n    return tf.estimator.EstimatorSpec(m)\n", MODEL, False),  # builds none
 ])
 def test_may_act(text, neighbour, acts):
     view = PackageView("trainer.report", (("trainer.model", "trainer/model.py", neighbour),))
     assert _may_act(text, view) is acts
     assert _may_act(text, None) is False  # alone, none of these wakes the converter (rules/idle.py)
+
+
+@pytest.mark.parametrize("text", ["import tensorflow as tf\ne = tf.estimator.Estimator(f)\ne.train(g)\n",
+                                  "import tensorflow as tf\nfrom trainer import model\ne = model.b()\ne.train(g)\n"])
+def test_a_file_that_builds_or_trains_an_estimator_wakes_it(text):
+    assert _may_act(text, None) is True
+    assert _may_act(text, PackageView("trainer.report", (("trainer.model", "trainer/model.py", MODEL),))) is True
+
+
+def test_an_idle_single_file_rewrites_as_the_converters_whole_read_of_it(monkeypatch):
+    """Alone, a file that builds and trains no Estimator (a model_fn module, an `EstimatorSpec`) is idle on both
+    paths: its rewrite is the one of the converter's whole read, on every fixture and program file where the
+    converter read it before this proof."""
+    idle = []
+    cases = [(str(path), path.read_text(encoding="utf-8")) for path in SOURCES]
+    for path, text in cases + [(f"{name}.py", text) for name, text in sorted(ESTIMATOR_IDLE.items())]:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        imports = ImportMap.from_ast(tree)
+        if estimator_may_act(tree, imports) and not idle_neighbours.may_act(tree, imports, text, None):
+            idle.append((path, text))
+    assert len(idle) >= 5  # not vacuous: 2 fixtures, and the model_fn, serving and TPU spec shapes
+    now = [rewrite_text(text, path, splice=False) for path, text in idle]
+    monkeypatch.setattr(idle_neighbours, "may_act", _read_whole)
+    for (path, text), mine in zip(idle, now):
+        whole = rewrite_text(text, path, splice=False)
+        assert mine.code == whole.code, path
+        assert [str(d) for d in mine.diagnostics] == [str(d) for d in whole.diagnostics], path
+
+
+def test_the_idle_proof_asks_the_converter_of_every_estimator_it_builds():
+    """`_acts_alone` imports the converter only for a call whose last name may be an Estimator's: every class
+    `analyze.is_estimator` accepts must pass that filter, and a spec or a config must not."""
+    from tf2migrate.rules.estimator.planning import canned, keras_estimator, tpu
+
+    built = {"tf.estimator.Estimator", *canned.CANNED, *tpu.ESTIMATORS, *keras_estimator.MODEL_TO_ESTIMATOR}
+    assert all(idle_neighbours._BUILDERS.search(name.rsplit(".", 1)[-1]) for name in built)
+    assert not any(idle_neighbours._BUILDERS.search(name) for name in ("EstimatorSpec", "RunConfig", "TPUConfig"))
+    for name in sorted(built):
+        text = f"import tensorflow as tf\nx = {name}(f)\n"
+        tree = ast.parse(text)
+        assert idle_neighbours._acts_alone(tree, ImportMap.from_ast(tree)), name

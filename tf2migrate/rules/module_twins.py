@@ -6,10 +6,6 @@ compare the two paths.
 """
 from __future__ import annotations
 
-import ast
-
-from tf2migrate.engine.ast_index import nodes
-from tf2migrate.rules.estimator.plugin import EstimatorToKeras
 from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.unconverted import contrib_splice
 from tf2migrate.rules.unconverted.contrib_imports import ContribImports
@@ -20,29 +16,10 @@ def _always(ctx) -> bool:
     return True
 
 
-def _estimator_idle(ctx) -> bool:
-    """The Estimator converter has nothing to convert or report in a file of no package that builds no Estimator
-    (its own `ast` proof, `analyze._builds_estimator`) and trains nothing (`not_converted_report.report_foreign`'s
-    calls): every path of `EstimatorToKeras._convert` starts from one of those. Its words woke it on a class of
-    `tf.estimator` it does not build (`EstimatorSpec`, `ServingInputReceiver`: tensor2tensor 1.14.0, 5 files)."""
-    from tf2migrate.rules.estimator.program import analyze
-
-    if ctx.package is not None or ctx.tree is None or analyze._builds_estimator(ctx):
-        return False
-    for call in nodes(ctx.tree, ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in ("train", "export_saved_model") \
-                or ctx.imports.ast_canonical(func) == "tf.estimator.train_and_evaluate":
-            return False
-    return True
-
-
-def _nothing(ctx, tree, edits) -> None:
-    return None
-
-
-# rule class -> (answers(ctx), twin(ctx, tree, edits)), the twin run after every table and call edit
-TWINS = {EstimatorToKeras: (_estimator_idle, _nothing), ContribImports: (_always, contrib_splice.leave_module)}
+# rule class -> (answers(ctx), twin(ctx, tree, edits)), the twin run after every table and call edit. The
+# Estimator converter needs none: its `reads_whole_module` is its idle proof (`idle_neighbours.may_act`, alone
+# or with package neighbours), so where it is false the converter does nothing on either path
+TWINS = {ContribImports: (_always, contrib_splice.leave_module)}
 
 
 def _reports_only(plugin) -> None:

@@ -113,8 +113,13 @@ def _helpers(module, ctx) -> dict:
 
 
 def _builds_estimator(ctx) -> bool:
-    for node in nodes(ctx.tree, ast.Call):
-        canonical = ctx.imports.ast_canonical(node.func)
+    return builds_estimator_in(ctx.tree, ctx.imports)
+
+
+def builds_estimator_in(tree, imports) -> bool:
+    """Does the module (its `ast`) call an Estimator class or `model_to_estimator` (`is_estimator`'s names)?"""
+    for node in nodes(tree, ast.Call):
+        canonical = imports.ast_canonical(node.func)
         if canonical == "tf.estimator.Estimator" or canonical in canned.CANNED or canonical in tpu.ESTIMATORS \
                 or canonical in keras_estimator.MODEL_TO_ESTIMATOR:
             return True

@@ -126,7 +126,7 @@ def _driver(ctx, name: str):
     from tf2migrate.rules.estimator.reading import main_body
 
     found = ctx.package.text_of(name) if ctx.package is not None and ctx.tree is not None else None
-    if found is not None and not idle_neighbours.may_read(ctx.tree, ctx.package.name, found[1]):
+    if found is not None and not idle_neighbours.may_read(ctx.tree, ctx.package.name, found[1], name):
         return None  # it names no function of this module: no LibCST read of it (t2t_model.py's transformer.py)
     nb = built_elsewhere.neighbour(ctx, name)
     if nb is None:

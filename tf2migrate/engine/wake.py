@@ -25,6 +25,13 @@ def _dimension(node) -> bool:
     return isinstance(inner, ast.Attribute) and inner.attr in ("shape", "get_shape", "dims")
 
 
+def _head(node) -> str:
+    """The name a chain starts from (`tf` in `tf.a.b`), "" for any other receiver (`f().a`)."""
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else ""
+
+
 # Attribute words so common that only their rule's own shape makes a place (and never a keyword).
 _ONLY_ON = {"value": _dimension}
 
@@ -56,7 +63,7 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
 
     if attrs:
         for node in nodes(tree, ast.Attribute):
-            if node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+            if node.attr in attrs and _head(node.value) not in imports.bindings:
                 if node.attr not in _ONLY_ON:
                     yield node
                 elif _ONLY_ON[node.attr](node.value):

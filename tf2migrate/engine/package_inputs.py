@@ -34,7 +34,7 @@ def input_views(files: dict, views: dict) -> dict:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
-        for module, attr in imported_modules(tree, names[path]).values():
+        for module, attr in imported_modules(tree, names[path], ordered=False).values():  # the index: no walk
             for wanted in (module, f"{module}.{attr}" if attr else None):
                 other = by_name.get((_root(path, names[path]), wanted)) if wanted else None
                 if other is not None and other != path and WORD in files[other] \

@@ -100,13 +100,21 @@ _NAME_FIELDS.update({getattr(ast, kind): field for kind, field in (
     ("TypeVar", "name"), ("ParamSpec", "name"), ("TypeVarTuple", "name")) if hasattr(ast, kind)})
 
 
+_PLAIN_NAME_FIELDS = ((ast.Name, "id"), (ast.Attribute, "attr"), (ast.arg, "arg"), (ast.keyword, "arg"),
+                      (ast.FunctionDef, "name"), (ast.ClassDef, "name"))
+_PLAIN = {kind for kind, _ in _PLAIN_NAME_FIELDS}
+
+
 def spelled_names(tree) -> set:
     """Every name the code spells (names, attributes, imported modules, definitions, keywords),
     none of its string literals or comments: a trigger word that only appears there needs no LibCST.
     Read from the `ast` index's buckets of the node classes that hold names (`_NAME_FIELDS`)."""
     names = set()
+    for kind, field in _PLAIN_NAME_FIELDS:  # most nodes: a name without dots, or None (`**kwargs`' keyword)
+        names.update(getattr(node, field) for node in nodes(tree, kind))
+    names.discard(None)
     for kind, fields in _NAME_FIELDS.items():
-        found = nodes(tree, kind)
+        found = nodes(tree, kind) if kind not in _PLAIN else ()
         if not found:
             continue
         for field in (fields,) if type(fields) is str else fields:

@@ -2,11 +2,13 @@
 and writes a rule's own \n inside new strings (both found by bench/fuzz_inputs.py, random line endings)."""
 from __future__ import annotations
 
-import re
-
 from tf2migrate.engine.source import NEWLINE
 
-_TRAILING_BREAKS = re.compile(r"[\r\n]*\Z")
+
+def _trailing_breaks(text: str) -> str:
+    """The \r and \n that end `text` (a regex searching for them tries every place of the text: 0.07 s over
+    tensor2tensor's rewritten files)."""
+    return text[len(text.rstrip("\r\n")):]
 
 
 def kept(text: str, code: str) -> str:
@@ -19,8 +21,8 @@ def kept(text: str, code: str) -> str:
 def _last_break(text: str, code: str) -> str:
     """LibCST drops a file's last lone \r when its other lines end in \n (`x = 1\ny = 2\r` comes back as
     `x = 1\ny = 2`): put it back."""
-    breaks = _TRAILING_BREAKS.search(text).group()
-    if breaks.endswith("\r") and _TRAILING_BREAKS.search(code).group() == breaks[:-1]:
+    breaks = _trailing_breaks(text)
+    if breaks.endswith("\r") and _trailing_breaks(code) == breaks[:-1]:
         return code + "\r"
     return code
 

@@ -35,7 +35,7 @@ def input_views(files: dict, views: dict) -> dict:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             continue
-        for local, (module, attr) in imported_modules(tree, names[path]).items():
+        for local, (module, attr) in imported_modules(tree, names[path], ordered=False).items():  # the index: no walk
             for wanted in (module, f"{module}.{attr}" if attr else None):
                 other = by_name.get((_root(path, names[path]), wanted)) if wanted else None
                 if other is None or other == path or WORD not in files[other] and not _given(text, local):

@@ -19,9 +19,11 @@ def package_views(candidates) -> tuple:
 
     read_once, packages = {}, {}
     for cand in candidates:
-        if cand.symlink or (module_name(cand.path, packages) is None and script_name(cand.path) is None):
+        if cand.symlink:
             continue
         packaged = module_name(cand.path, packages) is not None
+        if not packaged and script_name(cand.path) is None:
+            continue
         data, failure = read(cand.path)
         # the only files the pre-pass reads (others: read again): a program, or an input module (package_inputs.py)
         if failure is None and (b"stimator" in data and (packaged or b"import" in data) or b"get_next" in data

@@ -5,24 +5,20 @@ Most files of a real tree need no change; they are proved so by the cache or by 
 """
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import gc
-import importlib
 import os
 import sys
 from dataclasses import dataclass
 
 from tf2migrate.engine.cache import Cache, digest
-from tf2migrate.engine.deep import TooDeep, retry_deep, too_deep
 from tf2migrate.engine.package_views import package_views
 from tf2migrate.engine.rule_set import active, use
 from tf2migrate.engine.selection import Selection
-from tf2migrate.engine.process import FileResult, Mode, Status, _fail, precheck, read, transform
-from tf2migrate.engine.workers import Interrupted, Workers, stop_all
-from tf2migrate.engine.writer import signals_deferred
+from tf2migrate.engine.pools import Early as _Early, Pool as _Pool
+from tf2migrate.engine.process import FileResult, Mode, Status, _fail, read
+from tf2migrate.engine.settle import collector_paused, heavy, settled_precheck as _precheck
+from tf2migrate.engine.workers import Interrupted, stop_all
 
-POOL_THRESHOLD = 4  # fewer files than this needing LibCST: a pool costs more than it saves
 EARLY_POOL = 16  # this many files the cache does not know: workers pre-check them too (`_Early`)
 
 
@@ -33,33 +29,6 @@ class RunOptions:
     jobs: int = os.cpu_count() or 1
     cache: Cache = None
     rules: object = None  # the rule set to run (`engine.rule_set.RuleSet`; None: the package's own)
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """The cyclic collector waits while one file is done. LibCST's nodes and Python's `ast` nodes hold no
-    cycles, and the collector would scan each tree again and again as it grows and ages: a quarter of a large
-    file's rewrite (1 MB: 33 -> 25 s), and a third of the pre-pass (tensor2tensor's 512 files, one process:
-    1.8 -> 1.25 s). What a file leaves behind is collected as usual once it is done."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _heavy(job) -> FileResult:
-    path, data, src, content_digest, mode, selection, view = job
-    try:
-        with _collector_paused():
-            result = retry_deep(transform, path, data, src, mode, selection, view)
-    except TooDeep:
-        return too_deep(path, src.text)
-    if result.status is Status.UNCHANGED or (result.status is Status.CHANGED and mode is not Mode.WRITE):
-        result.digest = content_digest  # the file is still this content: the cache may keep the result
-    return result
 
 
 def _triggers(cache):
@@ -77,106 +46,10 @@ def _triggers(cache):
     return found
 
 
-class _Pool:
-    """Files that need LibCST go to worker processes as soon as the pre-pass finds them, so the workers
-    rewrite while this process is still reading and pre-checking the rest of the tree. The pool starts
-    once `POOL_THRESHOLD` such files are found, after this process has imported LibCST and the rules:
-    forked workers inherit them instead of importing them once each."""
-
-    def __init__(self, jobs: int) -> None:
-        self.jobs, self.waiting, self.pool = jobs, [], None
-
-    def add(self, job) -> None:
-        self.waiting.append(job)
-        if self.pool is None and self.jobs > 1 and len(self.waiting) >= POOL_THRESHOLD:
-            _prefetch()  # LibCST and the rules, inherited by forked workers
-            self.pool = Workers(self.jobs)
-        if self.pool is not None:
-            for path, data, src, *rest in self.waiting:
-                # an `ast` tree costs more to pickle than to parse again in the worker
-                self.pool.submit(_heavy, (path, data, dataclasses.replace(src, tree=None), *rest))
-            self.waiting = []
-
-    def results(self, done: list) -> None:
-        """Onto `done`: each file as it is finished here, then the workers' files."""
-        for job in self.waiting:
-            with signals_deferred():  # Ctrl-C during its write: the file is counted, then the run stops
-                done.append(_heavy(job))
-        if self.pool is not None:
-            done.extend(self.pool.collect())
-
-
-class _Early:
-    """Many files the cache does not know (a first run on a tree): worker processes pre-check and rewrite
-    them, so the pre-pass is shared between the cores too, not only the LibCST work. LibCST and the rules are
-    imported here, once, and the forked workers inherit them (each imported them itself: 0.3 s CPU apiece), with
-    the wake words (`_INHERITED`). The files go largest first, with their package views: those that have none
-    at once, the others once this process has scanned the views, while the workers rewrite the first ones."""
-
-    def __init__(self, jobs: int, triggers) -> None:
-        _INHERITED["triggers"] = triggers
-        _prefetch()
-        gc.freeze()  # what the workers inherit is never scanned by their collectors (nor copied by it)
-        self.pool = Workers(jobs)
-        self.pool.start(jobs)  # a worker is forked per waiting task
-
-    def results(self, todo: list, views) -> list:
-        waiting = []
-        for job in sorted(todo, key=lambda job: -len(job[1])):
-            if views.has(job[0]):
-                waiting.append(job)  # its view is known once the package files are scanned
-            else:
-                self.pool.submit(_work, (*job, None))
-        views.scan()  # once, here: each worker would scan the package files again
-        for job in waiting:
-            self.pool.submit(_work, (*job, views.get(job[0])))
-        return self.pool.collect()
-
-
-_INHERITED: dict = {}  # what `_Early`'s forked workers inherit
-
-
-def _prefetch() -> None:
-    importlib.import_module("tf2migrate.engine.apply")  # loaded for LibCST, before the workers fork
-    active().load()
-
-
-def _work(job) -> FileResult:
-    """One file, pre-check and rewrite, in a worker of `_Early`."""
-    with _collector_paused():  # from the pre-pass's `ast` tree to the rewrite's last edit
-        return _work_paused(*job)  # which frees the tree, before the collector runs again
-
-
-def _work_paused(path, data, content_digest, mode, selection, view) -> FileResult:
-    src, done = _precheck(path, data, _INHERITED["triggers"], selection.source, lambda: view)
-    if done is not None:
-        done.digest = content_digest if done.status is Status.UNCHANGED else None
-        return done
-    return _heavy((path, data, src, content_digest, mode, selection, view))
-
-
 def _early(options: RunOptions, todo: list) -> bool:
     """Is `_Early` worth it here? Only where forked workers inherit this process (Linux: macOS offers fork
     but its system libraries are not fork-safe)."""
     return options.jobs > 1 and len(todo) >= EARLY_POOL and sys.platform.startswith("linux")
-
-
-def _precheck(path: str, data: bytes, triggers, source: str, view) -> tuple:
-    """`process.precheck`, asked again for a file of a trainer package that the report-only rules' words alone
-    would settle (or answer from `ast`): with package neighbours, the Estimator converter reads it whole.
-    `view()`: the file's package view (`Views.get`), asked only then."""
-    try:
-        src, done = retry_deep(precheck, path, data, triggers, source)
-        settled = done.status is Status.UNCHANGED if done is not None else src.fast_only
-        if settled and src is not None and view() is not None:
-            src, done = retry_deep(precheck, path, data, triggers, source, True)
-            if src is not None and (done is not None and done.status is Status.UNCHANGED or src.fast_only):
-                # a neighbour's helper trained here (`model.get_estimator(...)`) names no TF word: the Estimator
-                # converter must still read the file, or its helper's module converts alone (a broken program)
-                return dataclasses.replace(src, fast_only=False), None
-    except TooDeep:
-        return None, too_deep(path, data.decode("utf-8", "replace"))
-    return src, done
 
 
 def run(candidates, options: RunOptions) -> list:
@@ -255,7 +128,7 @@ def _in_turn(todo: list, triggers, views, jobs: int, results: list) -> None:
     Onto `results`, each file as it is finished."""
     pool = _Pool(jobs)
     for path, data, content_digest, mode, selection in todo:
-        with _collector_paused():  # a settled file's `ast` tree is gone before the collector runs again
+        with collector_paused():  # a settled file's `ast` tree is gone before the collector runs again
             job = _settle_here(path, data, content_digest, mode, selection, triggers, views, results)
         if job is not None:
             pool.add(job)
@@ -272,6 +145,6 @@ def _settle_here(path, data, content_digest, mode, selection, triggers, views, r
         return None
     job = (path, data, src, content_digest, mode, selection, views.get(path))
     if src.fast_only:  # reported from the `ast` tree the pre-pass just built: cheaper here than re-parsed
-        results.append(_heavy(job))
+        results.append(heavy(job))
         return None
     return job

@@ -47,7 +47,10 @@ def hit_lines(text: str, pattern: re.Pattern, aliases, lines=()) -> list:
     """The sorted lines where a rule may act: those holding a word of `pattern` or an alias, and `lines`
     (the places found with `ast`)."""
     if aliases:
-        pattern = re.compile(f"{pattern.pattern}|\\b(?:{'|'.join(map(re.escape, sorted(aliases)))})\\b")
+        words = f"\\b(?:{'|'.join(map(re.escape, sorted(aliases)))})\\b"
+        pattern = re.compile(words if pattern is NOTHING else f"{pattern.pattern}|{words}")
+    elif pattern is NOTHING:  # which tries every place of the text to match nothing
+        return sorted(set(lines))
     line_starts = [0] + [m.end() for m in NEWLINE.finditer(text)]
     return sorted({bisect.bisect_right(line_starts, m.start()) for m in pattern.finditer(text)} | set(lines))
 

@@ -25,6 +25,13 @@ def _dimension(node) -> bool:
     return isinstance(inner, ast.Attribute) and inner.attr in ("shape", "get_shape", "dims")
 
 
+def _head(node) -> str:
+    """The name a chain starts from (`tf` in `tf.a.b`), "" for any other receiver (`f().a`)."""
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else ""
+
+
 # Attribute words so common that only their rule's own shape makes a place (and never a keyword).
 _ONLY_ON = {"value": _dimension}
 
@@ -55,11 +62,8 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
         return funcs[0]
 
     if attrs:
-        for node in nodes(tree, ast.Attribute, ast.keyword):
-            if isinstance(node, ast.keyword):
-                if node.arg in attrs and node.arg not in _ONLY_ON:
-                    yield node
-            elif node.attr in attrs and ast_dotted(node.value).split(".")[0] not in imports.bindings:
+        for node in nodes(tree, ast.Attribute):
+            if node.attr in attrs and _head(node.value) not in imports.bindings:
                 if node.attr not in _ONLY_ON:
                     yield node
                 elif _ONLY_ON[node.attr](node.value):
@@ -67,32 +71,43 @@ def waking_nodes(tree, imports, triggers, attrs: set, symbols: set, source: str 
                         reports.append(node)
                     else:
                         yield node
+        for node in nodes(tree, ast.keyword):
+            if node.arg in attrs and node.arg not in _ONLY_ON:
+                yield node
     if not symbols:
         return
 
-    for node in nodes(tree, ast.ImportFrom, ast.Attribute, ast.Name, ast.Call):
-        if isinstance(node, ast.ImportFrom):
-            if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
-                for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
-                    literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
-                    if canonical and triggers.wakes(alias.name, literal, canonical, tf1=maybe_tf1, code=code):
-                        yield node
-                        break
-            continue
-        if isinstance(node, ast.Call):
-            func = node.func
-            word = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if word in symbols:
-                spelled = ast_dotted(func)
-                literal, canonical = imports.resolve_dotted(spelled)
-                if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=maybe_tf1):
+    for node in nodes(tree, ast.ImportFrom):
+        if (node.module or "").split(".")[0] == "tensorflow" and not node.level:
+            for alias in node.names:  # `from tensorflow.contrib import layers`, `... import X as y`
+                literal, canonical = imports.resolve_dotted(alias.asname or alias.name)
+                if canonical and triggers.wakes(alias.name, literal, canonical, tf1=maybe_tf1, code=code):
                     yield node
-            continue
-        word = node.attr if isinstance(node, ast.Attribute) else node.id
-        if word in symbols:
-            spelled = ast_dotted(node)
+                    break
+    woken: dict = {}  # (spelling, called) -> does it wake: a file spells `tf.float32` a hundred times
+
+    def wakes(node, word: str) -> bool:
+        spelled = ast_dotted(node)
+        key = spelled, id(node) in called()
+        found = woken.get(key)
+        if found is None:
             literal, canonical = imports.resolve_dotted(spelled)
             # a name TF2 also has: in a file not known to be TF1 only its calls can be reported (undecided_calls.py)
-            known = maybe_tf1 if id(node) in called() else tf1
-            if canonical and triggers.wakes(word, literal, canonical, spelled, tf1=known, code=code):
+            found = woken[key] = bool(canonical) and triggers.wakes(word, literal, canonical, spelled,
+                                                                   tf1=maybe_tf1 if key[1] else tf1, code=code)
+        return found
+
+    for node in nodes(tree, ast.Attribute):
+        if node.attr in symbols and wakes(node, node.attr):
+            yield node
+    for node in nodes(tree, ast.Name):
+        if node.id in symbols and wakes(node, node.id):
+            yield node
+    for node in nodes(tree, ast.Call):
+        func = node.func
+        word = func.attr if type(func) is ast.Attribute else getattr(func, "id", None)
+        if word in symbols:
+            spelled = ast_dotted(func)
+            literal, canonical = imports.resolve_dotted(spelled)
+            if canonical and triggers.call_wakes(node, literal, canonical, spelled, tf1=maybe_tf1):
                 yield node

@@ -34,14 +34,17 @@ def estimator_may_act(tree, imports) -> bool:
     `train_and_evaluate` or `.train(...)`, a name assigned from a call of something it imports."""
     trained = set()
     for call in nodes(tree, ast.Call):
-        canonical = imports.ast_canonical(call.func) or ""
+        func = call.func
+        # a chain's canonical name ends in its last attribute: only a class or train_and_evaluate is resolved
+        if type(func) is ast.Attribute and not func.attr[:1].isupper() and func.attr != "train_and_evaluate":
+            if type(func.value) is ast.Name and func.attr in _TRAINS:
+                trained.add(func.value.id)
+            continue
+        canonical = imports.ast_canonical(func) or ""
         if canonical.startswith(_ESTIMATOR_NAMESPACES) and canonical.rsplit(".", 1)[-1][:1].isupper():
             return True
         if canonical == "tf.estimator.train_and_evaluate" and call.args and isinstance(call.args[0], ast.Name):
             trained.add(call.args[0].id)
-        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-                and call.func.attr in _TRAINS:
-            trained.add(call.func.value.id)
     if not trained:
         return False
     local = _imported_names(tree)  # every import, not only TensorFlow's public ones

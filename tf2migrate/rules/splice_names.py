@@ -47,6 +47,7 @@ class SpliceNames:
         self._scopes: dict = {}
         self._spans = None  # (start, end, function) of every function and lambda, by start
         self._resolved: dict = {}  # id(node) -> `resolve(node)`: a reference is asked several times
+        self._by_name: dict = {}  # dotted name -> the imports' answer: a module spells `tf.float32` a hundred times
 
     def shadowed(self, name: str, at) -> bool:
         if self._binders is None:
@@ -85,7 +86,9 @@ class SpliceNames:
                 found = None, None
             else:
                 name = ast_dotted(node)
-                found = self.ctx.imports.resolve_dotted(name) if name else (None, None)
+                found = self._by_name.get(name)
+                if found is None:
+                    found = self._by_name[name] = self.ctx.imports.resolve_dotted(name) if name else (None, None)
             self._resolved[id(node)] = found
         return found
 

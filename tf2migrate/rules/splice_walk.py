@@ -70,7 +70,10 @@ def _unusual_names(tree, bindings: dict) -> None:
 
 
 def _start(node) -> tuple:
-    first = min([node] + list(getattr(node, "decorator_list", ())), key=lambda n: (n.lineno, n.col_offset))
+    decorators = getattr(node, "decorator_list", None)
+    if not decorators:
+        return node.lineno, node.col_offset
+    first = min([node] + decorators, key=lambda n: (n.lineno, n.col_offset))
     return first.lineno, first.col_offset
 
 

@@ -12,7 +12,9 @@ import ast
 
 import libcst as cst
 
+from tf2migrate.engine.ast_index import nodes
 from tf2migrate.engine.diagnostics import Severity
+from tf2migrate.engine.imports import ast_dotted
 from tf2migrate.rules.base import Plugin, RuleInfo
 from tf2migrate.rules.unconverted.contrib_paths import contrib_paths, imports_contrib
 
@@ -63,10 +65,11 @@ def decide(ctx, code) -> tuple:
     """The rule's decisions, shared with its splice twin (contrib_splice.py): (the top-level imports to remove,
     the imports the engine drops because the rewrite took their last use); every other one is reported.
     `code()`: the module's text after every rule before this one."""
-    found = [n for n in ast.walk(ctx.tree) if isinstance(n, (ast.Import, ast.ImportFrom)) and contrib_paths(n)]
+    found = [n for n in nodes(ctx.tree, ast.Import, ast.ImportFrom) if contrib_paths(n)]
     if not found:
         return [], []
-    before, after = _loads(ctx.tree), _loads(ast.parse(code()))
+    wanted = {name for node in found for name in _bound(node)}
+    before, after = _loads(ctx.tree, wanted), _loads_after(code(), wanted)
     gone, dropped = [], []
     for node in sorted(found, key=lambda n: (n.lineno, n.col_offset)):
         bound = _bound(node)
@@ -87,19 +90,29 @@ def decide(ctx, code) -> tuple:
     return gone, dropped
 
 
-def _loads(tree) -> dict:
-    """How often each name is read (a dotted `tensorflow.contrib.slim` chain counted as its whole spelling too)."""
+def _loads(tree, wanted: set) -> dict:
+    """How often each name of `wanted` is read (a dotted `tensorflow.contrib.slim` chain counted as its whole
+    spelling too). Only names and dotted chains are counted: no other attribute (`f().x`) spells a name an
+    import binds."""
     counts: dict = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+    for node in nodes(tree, ast.Name):
+        if node.id in wanted and type(node.ctx) is ast.Load:
             counts[node.id] = counts.get(node.id, 0) + 1
-        elif isinstance(node, ast.Attribute):
-            try:
-                dotted = ast.unparse(node)
-            except Exception:  # noqa: BLE001 - an exotic receiver: not a dotted name
-                continue
-            counts[dotted] = counts.get(dotted, 0) + 1
+    last = {name.rsplit(".", 1)[-1] for name in wanted if "." in name}
+    for node in nodes(tree, ast.Attribute) if last else ():
+        if node.attr in last:
+            dotted = ast_dotted(node)
+            if dotted in wanted:
+                counts[dotted] = counts.get(dotted, 0) + 1
     return counts
+
+
+def _loads_after(code: str, wanted: set) -> dict:
+    """`_loads` of the rewritten text, parsed only when it still spells every part of some wanted name (ASCII
+    text: `ast` reads other identifiers NFKC-normalised)."""
+    if code.isascii() and not any(all(part in code for part in name.split(".")) for name in wanted):
+        return {}
+    return _loads(ast.parse(code), wanted)
 
 
 def _bound(node) -> list:
@@ -111,7 +124,7 @@ def _binds_more_than_contrib(node, tree) -> bool:
     """`import tensorflow.contrib.x` binds `tensorflow` too: removable only when another import binds it."""
     if not isinstance(node, ast.Import) or any(alias.asname for alias in node.names):
         return isinstance(node, (ast.Import, ast.ImportFrom)) and len(contrib_paths(node)) < len(node.names)
-    others = [n for n in ast.walk(tree) if isinstance(n, ast.Import) and n is not node
+    others = [n for n in nodes(tree, ast.Import) if n is not node
               and any(alias.name == "tensorflow" and not alias.asname for alias in n.names)]
     return not others or len(contrib_paths(node)) < len(node.names)
 

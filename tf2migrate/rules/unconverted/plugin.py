@@ -14,6 +14,7 @@ import ast
 from tf2migrate.rules.base import Plugin
 from tf2migrate.rules.unconverted import codes, leftover_codes, leftovers, names
 from tf2migrate.rules.unconverted.scan import references
+from tf2migrate.rules.wake_words import words_of
 
 OWN = frozenset({names.ESTIMATOR, names.RUN, names.PIECE})
 BLOCKERS = frozenset({"TFM302", "TFM308"})  # the converter's "this blocks the conversion" findings
@@ -28,6 +29,8 @@ class Unconverted(Plugin):
         ctx = self.ctx
         if ctx.tree is None or not any(ctx.selection.enabled(code) for code in OWN):
             return updated
+        if names.WORDS.isdisjoint(words_of(ctx.text)):
+            return updated  # every name it reports spells one of its words (names.py), in the code or its imports
         refs = references(ctx.tree, ctx.imports)
         if not refs:
             return updated

@@ -7,6 +7,7 @@ the function it stands in is not one.
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass
 
 from tf2migrate.engine.ast_index import children, nodes
@@ -15,6 +16,9 @@ from tf2migrate.engine.scopes import ast_function_locals
 from tf2migrate.rules.unconverted import names
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# every name `names.kind` knows, and every `MONITORED` one, has one of these words among its parts; a name's
+# parts are those of its import's path and of the chain that spells it (`canonical_tf` keeps them)
+_WORDS = names.WORDS | {name.rsplit(".", 1)[1] for name in names.MONITORED}
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,9 @@ def references(tree: ast.AST, imports) -> list:
     maybe_local = {t.id for a in nodes(tree, ast.Assign) for t in a.targets if isinstance(t, ast.Name)
                    and ast_dotted(a.value).partition(".")[0] in imports.bindings}  # `tf1 = tf.compat.v1` in a def
     heads = set(imports.bindings) | maybe_local
+    # a head whose import names a word: each of its chains may be one (a local alias's too: read in its scope)
+    worded = {head for head, binding in imports.bindings.items() if not _WORDS.isdisjoint(binding.target.split("."))}
+    worded |= maybe_local
     scopes = _Scopes(tree, imports)
     found, monitored = [], False
     for node in nodes(tree, ast.Import, ast.ImportFrom):
@@ -43,10 +50,11 @@ def references(tree: ast.AST, imports) -> list:
     for node in [*attributes, *nodes(tree, ast.Name)]:
         if id(node) in inner or not isinstance(node.ctx, ast.Load):
             continue  # a part of a longer chain, or a name being bound
-        root = node
+        root, named = node, False
         while type(root) is ast.Attribute:
+            named = named or root.attr in _WORDS
             root = root.value
-        if type(root) is not ast.Name or root.id not in heads:
+        if type(root) is not ast.Name or root.id not in heads or not named and root.id not in worded:
             continue  # (most chains: read before the dotted name is joined)
         dotted = ast_dotted(node)
         if dotted.partition(".")[0] not in maybe_local:  # scopes are read only for what would be reported
@@ -73,6 +81,7 @@ class _Scopes:
         self.functions = sorted(nodes(tree, *_FUNCTIONS), key=lambda f: (f.lineno, f.col_offset))
         self.imports = imports
         self.memo: dict = {}
+        self.aliasing = _aliasing(tree, imports)
 
     def at(self, node) -> tuple:
         local, aliases = frozenset(), {}
@@ -90,7 +99,23 @@ class _Scopes:
         params = fn.args
         if isinstance(fn, ast.Lambda):
             return frozenset(a.arg for a in (*params.posonlyargs, *params.args, *params.kwonlyargs)), {}
+        at = bisect.bisect_left(self.aliasing, (fn.lineno, fn.col_offset))
+        if at == len(self.aliasing) or self.aliasing[at] >= (fn.end_lineno, fn.end_col_offset):
+            return frozenset(ast_function_locals(fn)), {}  # no assignment in it can make an alias
         return frozenset(ast_function_locals(fn)), _local_aliases(fn, local, aliases, self.imports)
+
+
+def _aliasing(tree, imports) -> list:
+    """The places of the assignments that may make a local alias (`_local_aliases`): `name = a.b` where `a` is
+    imported or, in turn, assigned so. A function without one makes none: its body is not walked."""
+    assigns = [a for a in nodes(tree, ast.Assign) if len(a.targets) == 1 and type(a.targets[0]) is ast.Name
+               and type(a.value) in (ast.Name, ast.Attribute)]
+    heads, grown = set(imports.bindings), True
+    while grown:
+        size = len(heads)
+        heads |= {a.targets[0].id for a in assigns if ast_dotted(a.value).partition(".")[0] in heads}
+        grown = len(heads) > size
+    return sorted((a.lineno, a.col_offset) for a in assigns if ast_dotted(a.value).partition(".")[0] in heads)
 
 
 def _contains(fn, node) -> bool:

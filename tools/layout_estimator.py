@@ -184,6 +184,7 @@ TABLE = {
     "whole_results": "planning/whole_results",
     "idle_neighbours": "package/idle_neighbours",
     "walk": "syntax/walk",
+    "estimator_calls": "writing/estimator_calls",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -185,6 +185,7 @@ TABLE = {
     "idle_neighbours": "package/idle_neighbours",
     "walk": "syntax/walk",
     "estimator_calls": "writing/estimator_calls",
+    "subclass_steps": "writing/subclass_steps",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -186,6 +186,7 @@ TABLE = {
     "walk": "syntax/walk",
     "estimator_calls": "writing/estimator_calls",
     "subclass_steps": "writing/subclass_steps",
+    "prediction_source": "writing/prediction_source",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

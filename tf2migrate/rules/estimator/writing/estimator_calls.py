@@ -94,7 +94,7 @@ class EstimatorCalls:
         if name == "evaluate":
             return self.evaluate(bound["input_fn"], bound.get("steps"))
         predict = templates.call(f"{self.w.model_var}.predict", [self.dataset(bound["input_fn"])])
-        if self.w.steps_per_execution:  # Keras must be told the steps: keras_source.PREDICT_ALL counts them
+        if self.w.steps_per_execution:  # Keras must be told the steps: prediction_source.PREDICT_ALL counts them
             predict = templates.call(self.w.predict_all_name, [self.w.model_var, self.dataset(bound["input_fn"])])
         if self.w.predictions_function():  # the PREDICT output from the model's (the general path's predict_step)
             predict = templates.expression("{predictions}({predict})", self.w, predict=predict,

@@ -187,6 +187,7 @@ TABLE = {
     "estimator_calls": "writing/estimator_calls",
     "subclass_steps": "writing/subclass_steps",
     "prediction_source": "writing/prediction_source",
+    "returned_datasets": "writing/returned_datasets",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

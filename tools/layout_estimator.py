@@ -188,6 +188,7 @@ TABLE = {
     "subclass_steps": "writing/subclass_steps",
     "prediction_source": "writing/prediction_source",
     "returned_datasets": "writing/returned_datasets",
+    "canned_source": "writing/canned_source",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

@@ -17,6 +17,7 @@ from tf2migrate.rules.estimator.planning import canned, canned_combined, plan_ty
 from tf2migrate.rules.estimator.planning.plan_types import StrategyKind
 from tf2migrate.rules.estimator.syntax import kept_source
 from tf2migrate.rules.estimator.syntax import templates
+from tf2migrate.rules.estimator.writing import canned_source
 from tf2migrate.rules.estimator.writing.prediction_source import PredictionSource
 
 
@@ -111,7 +112,7 @@ class Writer(PredictionSource):
         if combined:
             made, loss, opt = canned_combined.model_lines(plan, self)
         elif plan_types.canned(plan):
-            layers, loss, opt = canned.model_lines(plan, self)
+            layers, loss, opt = canned_source.model_lines(plan, self)
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]  # the evaluate keys read (canned_results)
         else:
             layers = [shim_layer] if shim_layer is not None else [self.layer(s.layer) for s in plan.chain.layers]
@@ -125,7 +126,7 @@ class Writer(PredictionSource):
             metrics = [mt.render(self.tf, self.text) for mt in plan.metrics]
         inputs = canned.keras3_inputs(plan, self.ctx) if plan_types.canned(plan) else None
         if inputs is not None and self.target == "keras3":
-            made = canned.functional_lines(inputs, layers[1:], self)
+            made = canned_source.functional_lines(inputs, layers[1:], self)
         elif not combined:
             made = [templates.statement("{m} = {model}", self, m=m, model=self.sequential(layers))]
         names = ["params"] if plan.uses_params else []

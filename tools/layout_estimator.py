@@ -189,6 +189,7 @@ TABLE = {
     "prediction_source": "writing/prediction_source",
     "returned_datasets": "writing/returned_datasets",
     "canned_source": "writing/canned_source",
+    "model_fn_statements": "idiomatic/model_fn_statements",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

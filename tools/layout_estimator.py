@@ -190,6 +190,7 @@ TABLE = {
     "returned_datasets": "writing/returned_datasets",
     "canned_source": "writing/canned_source",
     "model_fn_statements": "idiomatic/model_fn_statements",
+    "setup_values": "default_path/setup_values",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

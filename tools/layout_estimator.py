@@ -187,6 +187,13 @@ TABLE = {
     "whole_results": "planning/whole_results",
     "idle_neighbours": "package/idle_neighbours",
     "walk": "syntax/walk",
+    "estimator_calls": "writing/estimator_calls",
+    "subclass_steps": "writing/subclass_steps",
+    "prediction_source": "writing/prediction_source",
+    "returned_datasets": "writing/returned_datasets",
+    "canned_source": "writing/canned_source",
+    "model_fn_statements": "idiomatic/model_fn_statements",
+    "setup_values": "default_path/setup_values",
 }
 
 SCANNED = ("tf2migrate", "tests", "tools", "bench", "examples")  # Python whose imports are rewritten

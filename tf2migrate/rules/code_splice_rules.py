@@ -9,69 +9,43 @@ from tf2migrate.engine.text_edits import NotSure
 from tf2migrate.rules.code_splice import Call, called, compat_v1
 from tf2migrate.rules.splice_upgrades import (DEVICE_FUNCTION, IMAGE_RESIZE, KERAS_REGULARIZER, SOFTMAX_LABELS,
                                              VARIANCE_SCALING)
-from tf2migrate.rules.upgrade.casts import CASTS, DTYPES
-from tf2migrate.rules.upgrade.common import tf1_here
-from tf2migrate.rules.upgrade.dropout import DROPOUT, TF1_ARGS as DROPOUT_ARGS
-from tf2migrate.rules.upgrade.gone_arguments import GONE
-from tf2migrate.rules.upgrade.iterators import METHODS
-from tf2migrate.rules.upgrade.name_scope import NAME_SCOPE, TF1_ARGS as NAME_SCOPE_ARGS
+from tf2migrate.rules.upgrade.casts import CASTS, DTYPES, decide as decide_cast
+from tf2migrate.rules.upgrade.dropout import DROPOUT, TF1_ARGS as DROPOUT_ARGS, decide as decide_dropout
+from tf2migrate.rules.upgrade.gone_arguments import GONE, decide as decide_gone
+from tf2migrate.rules.upgrade.iterators import METHODS, decide as decide_iterator
+from tf2migrate.rules.upgrade.name_scope import NAME_SCOPE, TF1_ARGS as NAME_SCOPE_ARGS, decide as decide_name_scope
 
 
 def _literal_bool(expr):
     return expr.value if isinstance(expr, ast.Constant) and isinstance(expr.value, bool) else None
 
 
-def _is_none(expr) -> bool:
-    return isinstance(expr, ast.Constant) and expr.value is None
-
-
-def _is_string(expr) -> bool:
-    return isinstance(expr, ast.JoinedStr) or isinstance(expr, ast.Constant) and isinstance(expr.value, (str, bytes))
-
-
 def dropout(p, node: ast.Call) -> None:
-    """`Dropout.leave_call` (TFM651)."""
+    """`Dropout.leave_call` (TFM651): the rule's `decide`, its edits as text."""
     literal, _ = called(p, node, DROPOUT)
     if literal is None:
         return
     c = Call(p, node)
-    given = c.keyword("keep_prob")
-    if given is not None:
-        if c.keyword("rate") is not None or not p.ctx.report(node, "TFM651"):
-            return
+    given, args = c.keyword("keep_prob"), c.positional()
+    how = decide_dropout(p.ctx, node, literal, given is not None, c.keyword("rate") is not None, args)
+    if how == "keep_prob":
         c.rebuilt(given)
         p.text.replace(given.start, given.end, "rate=" + c.one_minus(given))
-        return
-    args = c.positional()
-    if args is None or len(args) < 2 or c.keyword("rate") is not None:
-        return
-    if len(args) > len(DROPOUT_ARGS):
-        p.ctx.report(node, "TFM651", "`tf.nn.dropout`: more positional arguments than TF1's `x, keep_prob, "
-                     "noise_shape, seed, name`: the call cannot be bound, fix it by hand", fixable=False)
-        return
-    if not tf1_here(p.ctx, node, literal, "`tf.nn.dropout(x, keep_prob)` (the second argument is `rate` in TF2)"):
-        return
-    if not p.ctx.report(node, "TFM651"):
-        return
-    keep = args[1]
-    rate = "rate=" + c.one_minus(keep)
-    c.rebuilt(keep)
-    c.to_keywords((None, None) + DROPOUT_ARGS[2:])
-    p.text.replace(keep.start, keep.end, rate)
+    elif how == "positional":
+        keep = args[1]
+        rate = "rate=" + c.one_minus(keep)
+        c.rebuilt(keep)
+        c.to_keywords((None, None) + DROPOUT_ARGS[2:])
+        p.text.replace(keep.start, keep.end, rate)
 
 
 def casts(p, node: ast.Call) -> None:
-    """`Casts.leave_call` (TFM652)."""
+    """`Casts.leave_call` (TFM652): the rule's `decide`, its edit as text."""
     _, canonical = called(p, node, CASTS)
     if canonical is None:
         return
     c = Call(p, node)
-    args = c.positional()
-    if args is None or len(args) > 2:
-        p.ctx.report(node, "TFM652", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
-                     "be bound (*args, or too many): use `tf.cast(x, dtype)` by hand", fixable=False)
-        return
-    if not p.ctx.report(node, "TFM652"):
+    if not decide_cast(p.ctx, node, canonical, c.positional()):
         return
     dtype = f"{p.alias()}.{DTYPES[canonical[3:]]}"
     func = p.like(node.func, "tf.cast")
@@ -81,15 +55,11 @@ def casts(p, node: ast.Call) -> None:
 
 
 def iterators(p, node: ast.Call) -> None:
-    """`DatasetIterators.leave_call` (TFM657)."""
+    """`DatasetIterators.leave_call` (TFM657): the rule's `decide`, its edit as text."""
     func = node.func
     if not isinstance(func, ast.Attribute) or func.attr not in METHODS or node.args or node.keywords:
         return
-    root = ast_dotted(func.value)
-    head = root.split(".")[0] if root else None
-    if head and p.ctx.imports.is_module_alias(head) and not p.shadowed(head, func.value):
-        return
-    if not p.ctx.report(node, "TFM657"):
+    if not decide_iterator(p.ctx, node, ast_dotted(func.value), lambda head: p.shadowed(head, func.value)):
         return
     function = compat_v1(p, "tf.data." + func.attr)
     receiver = _receiver(p, func)  # its own parentheses kept, as tf_upgrade_v2 keeps them
@@ -108,7 +78,7 @@ def _receiver(p, func: ast.Attribute) -> str:
 
 
 def name_scope(p, node: ast.Call) -> None:
-    """`NameScope.leave_call` (TFM660)."""
+    """`NameScope.leave_call` (TFM660): the rule's `decide`, its edit as text."""
     literal, canonical = called(p, node, NAME_SCOPE)
     if canonical is None or literal.startswith("tf.compat.v1."):
         return
@@ -120,26 +90,21 @@ def name_scope(p, node: ast.Call) -> None:
     for a in c.args:
         given[a.keyword if a.keyword is not None else NAME_SCOPE_ARGS[i]] = a
         i += a.keyword is None
-    if set(given) - set(NAME_SCOPE_ARGS):
-        return
-    name, default = given.get("name"), given.get("default_name")
-    if default is not None and (name is None or _is_none(name.value)):
-        name = default
-    elif name is None or _is_none(name.value):
-        p.ctx.report(node, "TFM660", "`name_scope` without a name: TF2 needs one", fixable=False)
-        return
-    elif default is not None and not _is_string(name.value):
-        message = ("kept as `tf.compat.v1.name_scope`: `name` may be None at run time, when TF1 used "
-                   "`default_name`; pass `name or default_name` to TF2's `tf.name_scope`")
-        if not p.ctx.report(node, "TFM660", message):
-            return
+    chosen = decide_name_scope(p.ctx, node, {key: _kind(a.value) for key, a in given.items()})
+    if chosen == "compat_v1":
         p.text.replace(*p.text.span(node.func), compat_v1(p, canonical))
-        return
-    if not p.ctx.report(node, "TFM660"):
-        return
-    text = c.value_text(name)
-    new = text if c.args[0].keyword is None and name is not default else "name=" + text
-    p.text.replace(c.args[0].start, c.close_at, new)
+    elif chosen is not None:
+        text = c.value_text(given[chosen])
+        new = text if c.args[0].keyword is None and chosen == "name" else "name=" + text
+        p.text.replace(c.args[0].start, c.close_at, new)
+
+
+def _kind(expr) -> str:
+    """`name_scope._kind`, from `ast`."""
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return "none"
+    string = isinstance(expr, ast.JoinedStr) or isinstance(expr, ast.Constant) and isinstance(expr.value, (str, bytes))
+    return "string" if string else "other"
 
 
 def gone_arguments(p, node: ast.Call) -> None:
@@ -162,22 +127,12 @@ def gone_arguments(p, node: ast.Call) -> None:
             keys.append(a.keyword)
         i += a.keyword is None
     given = next((a for a, key in zip(c.args, keys) if key == gone.name), None)
-    value = _literal_bool(given.value) if given is not None else gone.tf1_default
-    keep_v1 = value is not gone.tf2_value
-    if given is None and keep_v1:
-        if canonical == "tf.while_loop":
-            keep_v1 = False
-        else:
-            what = f"`{canonical}` without `{gone.name}=`"
-            if tf1_here(p.ctx, node, literal, what):
-                p.ctx.report(node, "TFM658", f"TF1 defaulted to `{gone.name}={gone.tf1_default}`, TF2 "
-                             f"behaves as `{gone.name}={gone.tf2_value}`: to keep TF1's results call "
-                             f"`tf.compat.v1.{canonical[3:]}`", fixable=False)
-            return
-    if keep_v1:
-        message = f"kept as `tf.compat.v1.{canonical[3:]}`: TF2 behaves as `{gone.name}={gone.tf2_value}`"
-        if p.ctx.report(node, "TFM658", message):
-            p.text.replace(*p.text.span(node.func), compat_v1(p, canonical))
+    keep = decide_gone(p.ctx, node, literal, canonical, given is not None,
+                       _literal_bool(given.value) if given is not None else None)
+    if keep is None:
+        return
+    if keep == "compat_v1":
+        p.text.replace(*p.text.span(node.func), compat_v1(p, canonical))
         return
     if given is None and not moved and not any(key in dict(gone.renames) for key in keys):
         return

@@ -9,7 +9,7 @@ are already scaled by 1/replicas). Under PSS the logs are RemoteValues, fetched 
 import functools
 import inspect
 
-from tf2migrate.harness.capture import keras_weights
+from tf2migrate.harness.capture import capture_keras3, keras_weights
 from tf2migrate.harness.capture.capture_dtensor import DTensorLosses, is_dtensor_step
 from tf2migrate.harness.capture.one_loss import add_loss, is_rank0, is_scalar, left_out, may_be_scalar, one_value
 from tf2migrate.harness.capture.recorder import StepCapReached
@@ -23,7 +23,10 @@ def install(recorder, aligner, keras):
     (TF 2.16+ with TF_USE_LEGACY_KERAS=1), or Keras 3 (`capture_keras3.py`)."""
     import tensorflow as tf
 
-    keras_weights.install(recorder, aligner, tf, keras)
+    if keras.major == 3:
+        capture_keras3.install(recorder, aligner, tf)
+    else:
+        keras_weights.install(recorder, aligner, tf, keras.root)
     _wrap_train_step(tf.keras.Model, tf, averages_replicas=keras.major == 3)
     _wrap_loss_tracker(tf.keras.metrics.Mean, tf)
     _wrap_fit(tf.keras.Model, recorder, tf)

@@ -8,9 +8,9 @@ form, or the whole path when two layers share a name). The step loss is taken as
 """
 import functools
 
-from tf2migrate.harness.capture import capture_state, init_laws, own_values
+from tf2migrate.harness.capture import capture_state, init_laws, keras_weights, own_values
 from tf2migrate.harness.capture.recorder import clean_name
-from tf2migrate.harness.capture.values import constant_initializer, initializer_name, numpy_value
+from tf2migrate.harness.capture.values import constant_initializer, initializer_name
 
 
 def install(recorder, aligner, tf):
@@ -53,15 +53,7 @@ def _wrap_add_weight(Layer, recorder, aligner, tf):
             if own is not None:
                 recorder.add_own_initial(name, own)
             return var
-        with tf.init_scope():
-            try:
-                step0 = numpy_value(var)
-            except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
-                recorder.notes.append(f"could not read the step-0 value of {name}")
-                return var
-        recorder.add_own_initial(name, step0)
-        if recorder.spec.get("init_out"):
-            recorder.initial_values[name] = step0
+        keras_weights.record_step0(recorder, name, var, tf)
         return var
 
     Layer.add_weight = add_weight

@@ -15,15 +15,10 @@ from tf2migrate.harness.capture.recorder import clean_name
 from tf2migrate.harness.capture.values import constant_initializer, initializer_name, numpy_value
 
 
-def install(recorder, aligner, tf, keras):
-    """`keras`: the `versions.Keras` behind `tf.keras` (capture_keras.install)."""
-    if keras.major == 3:
-        from tf2migrate.harness.capture import capture_keras3
-
-        capture_keras3.install(recorder, aligner, tf)
-    else:
-        wrap_add_weight(tf.keras.layers.Layer, recorder, aligner, tf)
-        wrap_shim_variables(recorder, aligner, tf, keras.root)
+def install(recorder, aligner, tf, keras_root):
+    """Keras 2's (`keras_root`: `keras` or `tf_keras`); capture_keras.install picks capture_keras3 for Keras 3."""
+    wrap_add_weight(tf.keras.layers.Layer, recorder, aligner, tf)
+    wrap_shim_variables(recorder, aligner, tf, keras_root)
 
 
 def wrap_add_weight(Layer, recorder, aligner, tf):
@@ -59,18 +54,24 @@ def wrap_add_weight(Layer, recorder, aligner, tf):
             if own is not None:
                 recorder.add_own_initial(name, own)
             return var
-        with tf.init_scope():
-            try:
-                step0 = numpy_value(var)
-            except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
-                recorder.notes.append(f"could not read the step-0 value of {name}")
-                return var
-        recorder.add_own_initial(name, step0)
-        if recorder.spec.get("init_out"):
-            recorder.initial_values[name] = step0
+        record_step0(recorder, name, var, tf)
         return var
 
     Layer.add_weight = add_weight
+
+
+def record_step0(recorder, name, var, tf):
+    """A weight the aligner gave nothing: its own step-0 value is recorded (and written out with `init_out`),
+    or a note says why it could not be read. Keras 3's capture (capture_keras3.py) records it the same way."""
+    with tf.init_scope():
+        try:
+            step0 = numpy_value(var)
+        except Exception:  # noqa: BLE001 - lazily initialised variable: no step-0 value to share
+            recorder.notes.append(f"could not read the step-0 value of {name}")
+            return
+    recorder.add_own_initial(name, step0)
+    if recorder.spec.get("init_out"):
+        recorder.initial_values[name] = step0
 
 
 def wrap_shim_variables(recorder, aligner, tf, keras_root):

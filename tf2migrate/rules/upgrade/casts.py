@@ -32,15 +32,18 @@ class Casts(Plugin):
 
     def leave_call(self, original: cst.Call, updated: cst.Call):
         _, canonical = called(self.ctx, original, CASTS)
-        if canonical is None:
-            return updated
-        args = positional(updated)
-        if args is None or len(args) > 2:
-            self.ctx.report(original, "TFM652", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
-                            "be bound (*args, or too many): use `tf.cast(x, dtype)` by hand", fixable=False)
-            return updated
-        if not self.ctx.report(original, "TFM652"):
+        if canonical is None or not decide(self.ctx, original, canonical, positional(updated)):
             return updated
         dtype = self.ctx.emit.attribute("tf." + DTYPES[canonical[3:]])
         new_args = append_arg(to_keywords(updated.args, (None, "name")), keyword_arg("dtype", dtype))
         return updated.with_changes(func=self.ctx.emit.like(original.func, "tf.cast"), args=new_args)
+
+
+def decide(ctx, node, canonical: str, args) -> bool:
+    """Is the call upgraded? Its finding made. `args`: the positional arguments, None with a spread. Shared
+    with the splice twin (rules/code_splice_rules.py)."""
+    if args is None or len(args) > 2:
+        ctx.report(node, "TFM652", f"`{canonical}` is gone in TF2 and this call's arguments cannot "
+                   "be bound (*args, or too many): use `tf.cast(x, dtype)` by hand", fixable=False)
+        return False
+    return ctx.report(node, "TFM652")

@@ -40,26 +40,33 @@ class Dropout(Plugin):
         literal, _ = called(self.ctx, original, DROPOUT)
         if literal is None:
             return updated
-        given = keyword(updated, "keep_prob")
-        if given is not None:
-            if keyword(updated, "rate") is not None or not self.ctx.report(original, "TFM651"):
-                return updated
+        given, args = keyword(updated, "keep_prob"), positional(updated)
+        how = decide(self.ctx, original, literal, given is not None, keyword(updated, "rate") is not None, args)
+        if how == "keep_prob":
             new = keyword_arg("rate", one_minus(given.value)).with_changes(comma=given.comma)
             return updated.with_changes(args=[new if a is given else a for a in updated.args])
-        args = positional(updated)
-        if args is None or len(args) < 2 or keyword(updated, "rate") is not None:
-            return updated
-        if len(args) > len(TF1_ARGS):
-            self.ctx.report(original, "TFM651", "`tf.nn.dropout`: more positional arguments than TF1's `x, keep_prob, "
-                            "noise_shape, seed, name`: the call cannot be bound, fix it by hand", fixable=False)
-            return updated
-        if not tf1_here(self.ctx, original, literal, "`tf.nn.dropout(x, keep_prob)` (the second argument "
-                        "is `rate` in TF2)"):
-            return updated
-        if not self.ctx.report(original, "TFM651"):
+        if how is None:
             return updated
         keep = args[1]
         moved = to_keywords(updated.args, (None, "rate") + TF1_ARGS[2:])
         rate = keyword_arg("rate", one_minus(keep.value)).with_changes(comma=keep.comma)
         return updated.with_changes(args=[rate if a.keyword is not None and a.keyword.value == "rate" else a
                                           for a in moved])
+
+
+def decide(ctx, node, literal: str, keep_prob: bool, rate: bool, args) -> str | None:
+    """The rule's decision on a call, its findings made: "keep_prob" (`keep_prob=` becomes `rate=`),
+    "positional" (the second positional argument becomes `rate=`, the later ones keywords) or None to leave it.
+    `keep_prob`, `rate`: those keywords are given; `args`: the positional arguments, None with a spread.
+    Shared with the splice twin (rules/code_splice_rules.py)."""
+    if keep_prob:
+        return "keep_prob" if not rate and ctx.report(node, "TFM651") else None
+    if args is None or len(args) < 2 or rate:
+        return None
+    if len(args) > len(TF1_ARGS):
+        ctx.report(node, "TFM651", "`tf.nn.dropout`: more positional arguments than TF1's `x, keep_prob, "
+                   "noise_shape, seed, name`: the call cannot be bound, fix it by hand", fixable=False)
+        return None
+    if not tf1_here(ctx, node, literal, "`tf.nn.dropout(x, keep_prob)` (the second argument is `rate` in TF2)"):
+        return None
+    return "positional" if ctx.report(node, "TFM651") else None

@@ -65,22 +65,11 @@ class GoneArguments(Plugin):
         literal, canonical, args = bound
         gone = GONE[canonical]
         given = next((a for a in args if a.keyword is not None and a.keyword.value == gone.name), None)
-        value = literal_bool(given.value) if given is not None else gone.tf1_default
-        keep_v1 = value is not gone.tf2_value
-        if given is None and keep_v1:  # TF1's default is not TF2's behaviour, and the call reads the same
-            if canonical == "tf.while_loop":
-                keep_v1 = False  # it only unpacked a one-element `loop_vars`: rare, left (its arguments still move)
-            else:
-                what = f"`{canonical}` without `{gone.name}=`"
-                if tf1_here(self.ctx, original, literal, what):
-                    self.ctx.report(original, "TFM658", f"TF1 defaulted to `{gone.name}={gone.tf1_default}`, TF2 "
-                                    f"behaves as `{gone.name}={gone.tf2_value}`: to keep TF1's results call "
-                                    f"`tf.compat.v1.{canonical[3:]}`", fixable=False)
-                return updated  # reported, not moved: the moved call could not be told from TF2 code next time
-        if keep_v1:
-            message = f"kept as `tf.compat.v1.{canonical[3:]}`: TF2 behaves as `{gone.name}={gone.tf2_value}`"
-            if not self.ctx.report(original, "TFM658", message):
-                return updated
+        keep = decide(self.ctx, original, literal, canonical, given is not None,
+                      literal_bool(given.value) if given is not None else None)
+        if keep is None:
+            return updated
+        if keep == "compat_v1":
             return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
         renames = dict(gone.renames)
         kept = [a.with_changes(keyword=cst.Name(renames[a.keyword.value]))
@@ -92,3 +81,25 @@ class GoneArguments(Plugin):
         message = (f"`{gone.name}={gone.tf2_value}` is how TF2 always behaves: dropped" if given is not None else
                    "TF2 names or orders these arguments differently: passed by keyword")
         return updated.with_changes(args=kept) if self.ctx.report(original, "TFM658", message) else updated
+
+
+def decide(ctx, node, literal: str, canonical: str, given: bool, value) -> str | None:
+    """The rule's decision on a call, its findings made: None to leave it, "compat_v1" to keep TF1's function,
+    "edit" to drop the argument or pass the others by keyword. `given`: the dropped argument is passed,
+    `value`: its literal boolean (else None). Shared with the splice twin (rules/code_splice_rules.py)."""
+    gone = GONE[canonical]
+    keep_v1 = (value if given else gone.tf1_default) is not gone.tf2_value
+    if not given and keep_v1:  # TF1's default is not TF2's behaviour, and the call reads the same
+        if canonical == "tf.while_loop":
+            keep_v1 = False  # it only unpacked a one-element `loop_vars`: rare, left (its arguments still move)
+        else:
+            what = f"`{canonical}` without `{gone.name}=`"
+            if tf1_here(ctx, node, literal, what):
+                ctx.report(node, "TFM658", f"TF1 defaulted to `{gone.name}={gone.tf1_default}`, TF2 "
+                           f"behaves as `{gone.name}={gone.tf2_value}`: to keep TF1's results call "
+                           f"`tf.compat.v1.{canonical[3:]}`", fixable=False)
+            return None  # reported, not moved: the moved call could not be told from TF2 code next time
+    if keep_v1:
+        message = f"kept as `tf.compat.v1.{canonical[3:]}`: TF2 behaves as `{gone.name}={gone.tf2_value}`"
+        return "compat_v1" if ctx.report(node, "TFM658", message) else None
+    return "edit"

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf2migrate.engine.imports import dotted
 from tf2migrate.rules.base import Plugin, RuleInfo
-from tf2migrate.rules.receivers import is_module
+from tf2migrate.rules.receivers import module_root
 
 METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
 
@@ -33,8 +34,15 @@ class DatasetIterators(Plugin):
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in METHODS or original.args:
             return updated
-        if is_module(func.value, self.ctx) or not self.ctx.report(original, "TFM657"):
+        if not decide(self.ctx, original, dotted(func.value), self.ctx.shadowed):
             return updated
         function = self.ctx.emit.compat_v1("tf.data." + func.attr.value)
         receiver = updated.func.value  # its own parentheses kept, as tf_upgrade_v2 keeps them
         return cst.Call(func=function, args=[cst.Arg(receiver)], lpar=updated.lpar, rpar=updated.rpar)
+
+
+def decide(ctx, node, receiver, shadowed) -> bool:
+    """Is `receiver.make_one_shot_iterator()` upgraded? Not on a module (`receivers.module_root`: `receiver` is
+    its dotted name, `shadowed(head)` says a local hides `head`). Its finding made. Shared with the splice twin
+    (rules/code_splice_rules.py)."""
+    return not module_root(ctx, receiver, shadowed) and ctx.report(node, "TFM657")

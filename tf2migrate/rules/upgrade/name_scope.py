@@ -44,27 +44,40 @@ class NameScope(Plugin):
         if args is None or len(args) > 3 or (len(updated.args) == 1 and not updated.args[0].keyword):
             return updated  # a one-argument call is TF2's already
         given = {a.keyword.value: a.value for a in to_keywords(updated.args, TF1_ARGS)}
-        if set(given) - set(TF1_ARGS):
+        chosen = decide(self.ctx, original, {key: _kind(value) for key, value in given.items()})
+        if chosen is None:
             return updated
-        name, default = given.get("name"), given.get("default_name")
-        if default is not None and (name is None or _is_none(name)):
-            name = default
-        elif name is None or _is_none(name):
-            self.ctx.report(original, "TFM660", "`name_scope` without a name: TF2 needs one", fixable=False)
-            return updated
-        elif default is not None and not isinstance(name, (cst.SimpleString, cst.FormattedString,
-                                                           cst.ConcatenatedString)):
-            message = ("kept as `tf.compat.v1.name_scope`: `name` may be None at run time, when TF1 used "
-                       "`default_name`; pass `name or default_name` to TF2's `tf.name_scope`")
-            if not self.ctx.report(original, "TFM660", message):
-                return updated
+        if chosen == "compat_v1":
             return updated.with_changes(func=self.ctx.emit.compat_v1(canonical))
-        if not self.ctx.report(original, "TFM660"):
-            return updated
         # the default name as `name=`, as tf_upgrade_v2 writes it; a name given stays as it was passed
-        arg = cst.Arg(name) if updated.args[0].keyword is None and name is not default else keyword_arg("name", name)
+        name = given[chosen]
+        arg = cst.Arg(name) if updated.args[0].keyword is None and chosen == "name" else keyword_arg("name", name)
         return updated.with_changes(args=[arg])
 
 
-def _is_none(expr) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "None"
+def decide(ctx, node, given: dict) -> str | None:
+    """The rule's decision on a call, its findings made: None to leave it, "compat_v1" to keep TF1's function,
+    else the argument whose value becomes TF2's one name ("name" or "default_name"). `given`: each argument
+    the call binds -> its value's kind, "none", "string" or another. Shared with the splice twin
+    (rules/code_splice_rules.py)."""
+    if set(given) - set(TF1_ARGS):
+        return None
+    name, default = given.get("name"), given.get("default_name")
+    if default is not None and name in (None, "none"):
+        chosen = "default_name"
+    elif name in (None, "none"):
+        ctx.report(node, "TFM660", "`name_scope` without a name: TF2 needs one", fixable=False)
+        return None
+    elif default is not None and name != "string":
+        message = ("kept as `tf.compat.v1.name_scope`: `name` may be None at run time, when TF1 used "
+                   "`default_name`; pass `name or default_name` to TF2's `tf.name_scope`")
+        return "compat_v1" if ctx.report(node, "TFM660", message) else None
+    else:
+        chosen = "name"
+    return chosen if ctx.report(node, "TFM660") else None
+
+
+def _kind(expr) -> str:
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return "none"
+    return "string" if isinstance(expr, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)) else "other"

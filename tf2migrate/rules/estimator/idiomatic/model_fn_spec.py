@@ -1,6 +1,6 @@
 """What a model_fn returns and how it trains: its EstimatorSpec, `optimizer.minimize(loss)`, eval_metric_ops.
 
-A mixin of model_fn.py's reader, which holds the plan (`self.plan`), the context and what each local name
+A mixin of model_fn_statements.py's reader, which holds the plan (`self.plan`), the context and what each local name
 holds (`self.env`): the training step must minimize the model_fn's own loss (with its penalty, if one was
 added) with a TF1 optimizer, whose learning rate may be a schedule; the EstimatorSpec's other parts become
 the Keras metrics, the PREDICT function, the training hooks' callbacks, or a blocker saying why not.

@@ -22,7 +22,7 @@ from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.reading import builders, main_body
 from tf2migrate.rules.estimator.syntax import templates
 from tf2migrate.rules.estimator.syntax.args import Unreadable
-from tf2migrate.rules.estimator.writing import body_pieces, keras_source
+from tf2migrate.rules.estimator.writing import body_pieces, keras_source, prediction_source
 
 ALONE = ("`{name}` returns an Estimator that another module trains: pass the whole package to `tf2migrate "
          "rewrite` so that both modules convert together")
@@ -98,7 +98,7 @@ def write(plugin, original: cst.Module, updated: cst.Module, driver_of, model_fn
     w = keras_source.Writer(new_prog, ctx, original, w_d.kind)
     w.target = w_d.target
     built_elsewhere.public(w)  # the names the program calls (built_elsewhere.owner_writer)
-    w.program_predicts = keras_source.predicts(nb.module, w_d.prog.var)
+    w.program_predicts = prediction_source.predicts(nb.module, w_d.prog.var)
     shown = built_elsewhere.shown(ctx, nb.path)
     if not ctx.report(site, "TFM301", f"the model_fn became `{w.build_name}`, which {shown} now calls "
                       "(its Estimator program is converted with this module)"):

@@ -11,7 +11,7 @@ from tf2migrate.rules.estimator.syntax.args import Unreadable
 
 
 def read(reader, name, call) -> None:
-    """`name = CrossShardOptimizer(opt)` in a `_Reader` (model_fn.py): `name` holds `opt`'s optimizer."""
+    """`name = CrossShardOptimizer(opt)` in a `_Reader` (model_fn_statements.py): `name` holds `opt`'s optimizer."""
     inner = call.args[0].value if call.args and call.args[0].keyword is None else None
     held = reader.env.get(inner.value) if isinstance(inner, cst.Name) else None
     if isinstance(inner, cst.Call) and read_optimizer(inner, reader.ctx) is not None:

@@ -71,7 +71,7 @@ def render(penalty, w) -> cst.BaseStatement:
 
 
 def penalty(reader, expr, name) -> None:
-    """Record the penalty of a `_Reader` (model_fn.py): it may read params and module names, not tensors."""
+    """Record the penalty of a `_Reader` (model_fn_statements.py): it may read params and module names, not tensors."""
     plan = reader.plan
     if plan.penalty is not None:
         raise Unreadable(expr, "a second penalty added to the loss: convert by hand")

@@ -19,7 +19,7 @@ from tf2migrate.engine.imports import dotted
 from tf2migrate.engine.package import imported_modules
 from tf2migrate.rules.estimator.program import built_elsewhere
 from tf2migrate.rules.estimator.syntax import kept_source
-from tf2migrate.rules.estimator.writing.body_pieces import _ReturnDataset
+from tf2migrate.rules.estimator.writing.returned_datasets import _ReturnDataset
 
 CODE = "TFM345"
 

@@ -363,3 +363,40 @@ def test_an_input_function_of_another_module_is_written_for_a_dataset_and_says_s
     assert not _blockers(result)
     found = [d for d in result.diagnostics if d.code == "TFM331"]
     assert bool(found) == warned and all(d.severity.name == "WARNING" for d in found)
+
+
+@pytest.mark.parametrize("argument, cause", [
+    ("learning_rate_decay_fn=tf.train.exponential_decay", "optimize_loss(learning_rate_decay_fn=...) decays"),
+    ("gradient_noise_scale=0.1", "optimize_loss(gradient_noise_scale=...) adds noise"),
+    ("update_ops=[]", "optimize_loss(update_ops=...) runs these ops"),
+    ("variables=tf.trainable_variables()[:1]", "optimize_loss(variables=...) trains only"),
+    ("increment_global_step=False", "optimize_loss(increment_global_step=...)"),
+])
+def test_optimize_loss_argument_keras_has_not_is_the_cause(argument, cause):
+    source = (IDIOMS / "optimize_loss.before.py").read_text(encoding="utf-8").replace(
+        "clip_gradients=1.0)", f"clip_gradients=1.0, {argument})")
+    result = rewrite_text(source, "optimize_loss.py")
+    assert "estimator.train(" in result.code  # not converted
+    assert any(m.startswith(cause) for _, m in _blockers(result)), _blockers(result)
+
+
+@pytest.mark.parametrize("old, new, cause", [
+    ("clip_gradients=1.0", "clip_gradients=1", "optimize_loss(clip_gradients=...) that is not a float literal"),
+    ('optimizer="Adam"', 'optimizer="Adamax"', 'optimize_loss(optimizer="Adamax"): not a name TF1 knows'),
+    ("learning_rate=0.01", "learning_rate=1", "optimize_loss(learning_rate=...) that is neither"),
+])
+def test_optimize_loss_value_tf1_rejects_or_keras_cannot_take_blocks(old, new, cause):
+    source = (IDIOMS / "optimize_loss.before.py").read_text(encoding="utf-8").replace(old, new)
+    result = rewrite_text(source, "optimize_loss.py")
+    assert "estimator.train(" in result.code  # not converted
+    assert any(m.startswith(cause) for _, m in _blockers(result)), _blockers(result)
+
+
+def test_optimize_loss_with_a_class_or_an_instance_converts():
+    source = (IDIOMS / "optimize_loss.before.py").read_text(encoding="utf-8")
+    by_class = rewrite_text(source.replace('optimizer="Adam"', "optimizer=tf.train.RMSPropOptimizer"), "c.py").code
+    assert "RMSpropTF1(0.01, rho=0.9, epsilon=1e-10, global_clipnorm=1.0)" in by_class
+    instance = rewrite_text(source.replace('optimizer="Adam"', "optimizer=tf.train.AdagradOptimizer(0.5)"), "i.py").code
+    assert "Adagrad(0.5, initial_accumulator_value=0.1, epsilon=0.0, global_clipnorm=1.0)" in instance
+    momentum = rewrite_text(source.replace('optimizer="Adam"', 'optimizer="Momentum"'), "m.py").code
+    assert "SGD(0.01, momentum=0.9, global_clipnorm=1.0)" in momentum

@@ -98,6 +98,7 @@ TABLE = {
     "templates": "syntax/templates",
     "uses": "reading/uses",
     "spec": "reading/spec",
+    "optimize_loss": "reading/optimize_loss",
     "modes": "reading/modes",
     "statement_paths": "reading/statement_paths",
     "scope": "reading/main_body",

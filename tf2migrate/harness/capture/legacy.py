@@ -153,5 +153,25 @@ def add_aliases():
         TPUConfig=v1.estimator.tpu.TPUConfig, RunConfig=v1.estimator.tpu.RunConfig,
         CrossShardOptimizer=v1.tpu.CrossShardOptimizer)
     contrib.cluster_resolver = types.SimpleNamespace(TPUClusterResolver=tf.distribute.cluster_resolver.TPUClusterResolver)
+    layers = _contrib_layers()
+    if layers is not None:
+        contrib.layers = layers
     v1.contrib = contrib
     sys.modules["tensorflow.contrib"] = contrib
+
+
+def _contrib_layers():
+    """`tf.contrib.layers.optimize_loss` (surveys 39, 45): TF 1.x's own code, which the tf-slim package keeps as it
+    was (tf_slim/layers/optimizers.py; it no longer colocates gradients, which places ops and changes no number)."""
+    import importlib
+
+    from tensorflow.python.framework import indexed_slices, ops, tensor
+
+    try:
+        optimizers = importlib.import_module("tf_slim.layers.optimizers")
+    except ImportError:  # not installed: the program fails on the name, as it would without legacy mode
+        return None
+    for name, moved in (("Tensor", tensor.Tensor), ("IndexedSlices", indexed_slices.IndexedSlices)):
+        if not hasattr(ops, name):  # moved out of framework/ops.py by TF 2.14; tf-slim 1.1.0 reads them there
+            setattr(ops, name, moved)
+    return types.SimpleNamespace(optimize_loss=optimizers.optimize_loss)

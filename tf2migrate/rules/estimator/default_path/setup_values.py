@@ -12,7 +12,7 @@ from tf2migrate.rules.estimator.planning import inline_metrics, keras_metric_obj
 from tf2migrate.rules.estimator.planning.hooks import HOOK_NAMES
 from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
 from tf2migrate.rules.estimator.planning.schedules import GLOBAL_STEP
-from tf2migrate.rules.estimator.reading import spec
+from tf2migrate.rules.estimator.reading import optimize_loss, spec
 
 
 class SetupValues:
@@ -78,7 +78,7 @@ class SetupValues:
             self.set_up[name] = value  # the name rebound from the class to the optimizer: one set-up
             return True
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in ("minimize", "apply_gradients") \
-                or canonical in train_op_reader.CREATE_TRAIN_OP:
+                or canonical in train_op_reader.CREATE_TRAIN_OP or canonical == optimize_loss.OPTIMIZE_LOSS:
             self.train_ops[name] = value
             return True
         return False

@@ -2,7 +2,7 @@
 
 `opt.minimize(loss)` (the loss the spec returns), `opt.apply_gradients(...)` of gradients the model_fn computes
 (kept in train_step: gradients.py), or `tf.contrib.training.create_train_op(loss, opt)`, which minimizes the loss as
-`opt.minimize` does. The optimizer itself becomes the Keras optimizer with TF1's numbers (optimizers.py).
+`opt.minimize` does, as `tf.contrib.layers.optimize_loss` does (reading/optimize_loss.py). The optimizer itself becomes the Keras optimizer with TF1's numbers (optimizers.py).
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import libcst as cst
 
 from tf2migrate.rules.estimator.default_path import gradients
 from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
+from tf2migrate.rules.estimator.reading import optimize_loss
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind
 from tf2migrate.rules.estimator.syntax.kept_source import names_in
 
@@ -24,6 +25,10 @@ CREATE_PARAMS = ("total_loss", "optimizer", "global_step", "update_ops", "variab
 def optimizer(env, train_op, loss):
     """The optimizer of `train_op` (a name bound to `minimize`, or the call itself), minimizing `loss`."""
     call = env.train_ops.get(train_op.value) if isinstance(train_op, cst.Name) else train_op
+    if optimize_loss.is_optimize_loss(call, env.ctx):  # minimize under UPDATE_OPS (reading/optimize_loss.py)
+        opt, minimized, notes = optimize_loss.read(call, env.ctx, env.known_optimizer)
+        env.notes.extend(notes)
+        return _checked(env, call, opt, minimized, loss)
     if gradients.is_apply(call) or isinstance(call, cst.Call) and env.ctx.resolve(call.func)[1] in CREATE_TRAIN_OP:
         return _applied(env, call)
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "minimize"):
@@ -40,11 +45,16 @@ def optimizer(env, train_op, loss):
     bound = bind(call, MINIMIZE_PARAMS, "minimize")
     if set(bound) - {"loss", "global_step", "name"}:
         raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
-    if not bound["loss"].deep_equals(loss):
-        if not isinstance(bound["loss"], cst.Name):
+    return _checked(env, call, opt, bound["loss"], loss)
+
+
+def _checked(env, call, opt, minimized, loss):
+    """`opt`, minimizing `minimized` where the spec returns `loss`, when the general conversion can train it."""
+    if not minimized.deep_equals(loss):
+        if not isinstance(minimized, cst.Name):
             raise Unreadable(call, "`minimize` of an expression other than the loss the EstimatorSpec returns: "
                              "assign it to a name first, or convert by hand")
-        env.minimized = bound["loss"]  # `minimize(average_loss)`, `loss=total_loss`: the tape differentiates the first
+        env.minimized = minimized  # `minimize(average_loss)`, `loss=total_loss`: the tape differentiates the first
     if isinstance(opt.learning_rate, cst.BaseExpression) and names_in(opt.learning_rate) - {"params"} & \
             (env._locals()):
         raise Unreadable(opt.learning_rate, "a learning rate computed in the model_fn: convert by hand")

@@ -13,13 +13,15 @@ from tf2migrate.rules.estimator.planning import metric_fn
 from tf2migrate.rules.estimator.planning.metrics import read_metric
 from tf2migrate.rules.estimator.planning.optimizers import read_optimizer
 from tf2migrate.rules.estimator.planning.schedules import read_schedule
-from tf2migrate.rules.estimator.reading import spec
+from tf2migrate.rules.estimator.reading import optimize_loss, spec
 from tf2migrate.rules.estimator.syntax.args import Unreadable, bind
 
 
 class SpecReader:
     def minimize(self, name, call) -> bool:
         func = call.func
+        if optimize_loss.is_optimize_loss(call, self.ctx):  # minimize under UPDATE_OPS (reading/optimize_loss.py)
+            return self._minimized(name, call, *optimize_loss.read(call, self.ctx, self._optimizer_named))
         if not (isinstance(func, cst.Attribute) and func.attr.value == "minimize"):
             return False
         held = self.env.get(func.value.value) if isinstance(func.value, cst.Name) else None
@@ -32,11 +34,19 @@ class SpecReader:
                             "colocate_gradients_with_ops", "name", "grad_loss"), "minimize")
         if set(bound) - {"loss", "global_step", "name"}:
             raise Unreadable(call, "`minimize` with var_list/gate_gradients/grad_loss: convert by hand")
-        if self.env.get(getattr(bound["loss"], "value", None)) != ("loss",):
+        return self._minimized(name, call, held[1], bound["loss"], [])
+
+    def _optimizer_named(self, name):
+        held = self.env.get(name)
+        return held[1] if held is not None and held[0] == "optimizer" else None
+
+    def _minimized(self, name, call, opt, loss, notes) -> bool:
+        """The train op `call` minimizes `loss` with `opt`: the plan's optimizer (and schedule)."""
+        if self.env.get(getattr(loss, "value", None)) != ("loss",):
             raise Unreadable(call, "`minimize` of something other than the model_fn's loss: convert by hand")
-        if self.plan.penalty is not None and bound["loss"].value != self.plan.penalized:
+        if self.plan.penalty is not None and loss.value != self.plan.penalized:
             raise Unreadable(call, "`minimize` of the loss without the penalty added to it: convert by hand")
-        opt = held[1]
+        self.plan.notes.extend(notes)
         if isinstance(opt.learning_rate, cst.Name) and self.env.get(opt.learning_rate.value, ("",))[0] == "schedule":
             self.plan.schedule = self.env[opt.learning_rate.value][1]
         elif isinstance(opt.learning_rate, cst.Call):

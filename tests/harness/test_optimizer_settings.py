@@ -57,3 +57,13 @@ def test_optimizers_not_paired_one_to_one_are_not_compared():
     assert causes == [] and "none of" in scope
     # a recording made before the field existed reads as none
     assert check_optimizers(SimpleNamespace(), side())[1] == []
+
+
+def test_two_optimizers_are_paired_by_their_settings_before_their_order():
+    slow = dict(KERAS_ADAM, learning_rate=0.001)
+    scope, causes = check_optimizers(side(TF1_ADAM, dict(TF1_ADAM, learning_rate=0.001)), side(slow, KERAS_ADAM))
+    assert causes == [] and scope.count("Adam (") == 2
+    _, causes = check_optimizers(side(TF1_ADAM, dict(TF1_ADAM, learning_rate=0.001)),
+                                 side(dict(slow, epsilon=1e-07), KERAS_ADAM))
+    assert causes == ["optimizer 2's hyper-parameters differ (tf.compat.v1.train.AdamOptimizer and "
+                      "keras.optimizers.Adam): epsilon: original 1e-08, migrated 1e-07"]

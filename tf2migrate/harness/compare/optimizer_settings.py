@@ -4,8 +4,9 @@ A hyper-parameter that only moves the update a little hides in the losses: Keras
 TF1's AdamOptimizer's (1e-8) moves an update by under 1e-4 where gradients are near 1e-3, less than the drift
 twin's nudge (sensitivity.py), so 400 steps stayed inside the twin's envelope once both sides' Adam rounded
 alike (capture/adam_rounding.py; the revert fa3a7de). Read from the optimizer objects themselves
-(capture/optimizer_settings.py), the two epsilons differ whatever the losses do. The optimizers are paired in
-the order they first applied gradients (each distinct setting once); a field is compared where both sides
+(capture/optimizer_settings.py), the two epsilons differ whatever the losses do. The optimizers (each distinct
+setting once) are paired by agreeing settings first, the rest in the order they first applied gradients (two
+counts that differ are not paired, and the scope says so); a field is compared where both sides
 read it as a number (a learning-rate schedule or a tensor is left to the losses), float32 apart being a
 difference, since both kernels compute in float32. Optimizers outside the shared vocabulary (Adam, RMSprop,
 Adagrad, SGD with TF1's Momentum and GradientDescent) are not compared, and the scope says so.
@@ -23,7 +24,7 @@ def check_optimizers(original, migrated):
         return (f"optimizers: not compared (the original applies {_kinds(kinds_o)}, the migrated program "
                 f"{_kinds(kinds_m)}: not paired one to one)"), []
     causes, shown = [], []
-    for i, (a, b) in enumerate(zip(o, m), start=1):
+    for i, (a, b) in enumerate(_paired(o, m), start=1):
         which = f"optimizer {i} " if len(o) > 1 else "the optimizer "
         if a["kind"] != b["kind"]:
             causes.append(f"{which}differs: the original trains with {a['class']}, the migrated program with "
@@ -40,6 +41,26 @@ def check_optimizers(original, migrated):
         shown.append(f"{a['kind']} ({', '.join(same) or 'nothing'} alike"
                      + (f"; {', '.join(left)} not a number on one side, left to the losses" if left else "") + ")")
     return f"optimizers: hyper-parameters read from both programs' optimizers and compared: {'; '.join(shown)}", causes
+
+
+def _paired(o, m):
+    """Pairs of settings: first those that agree (two optimizers a program applies in one order in its TF1 graph
+    may first apply in another in Keras), then the rest in the order they first applied gradients."""
+    rest = list(m)
+    pairs, left = [], []
+    for a in o:
+        b = next((b for b in rest if _agree(a, b)), None)
+        if b is None:
+            left.append(a)
+        else:
+            rest.remove(b)
+            pairs.append((a, b))
+    return pairs + list(zip(left, rest))
+
+
+def _agree(a, b):
+    return a["kind"] == b["kind"] and all(_same(a[f], b[f]) for f in a if f not in ("kind", "class") and f in b
+                                          and a[f] is not None and b[f] is not None)
 
 
 def _same(a, b):

@@ -9,7 +9,7 @@ setting once) are paired by agreeing settings first, the rest in the order they 
 counts that differ are not paired, and the scope says so); a field is compared where both sides
 read it as a number (a learning-rate schedule or a tensor is left to the losses), float32 apart being a
 difference, since both kernels compute in float32. Optimizers outside the shared vocabulary (Adam, RMSprop,
-Adagrad, SGD with TF1's Momentum and GradientDescent) are not compared, and the scope says so.
+Adagrad, Adadelta, Ftrl, SGD with TF1's Momentum and GradientDescent) are not compared, and the scope says so.
 """
 import numpy as np
 
@@ -18,7 +18,8 @@ def check_optimizers(original, migrated):
     """(scope, causes): one line for the "compared" list, and the differences that make the pair DIVERGED."""
     o, m = getattr(original, "optimizers", None) or [], getattr(migrated, "optimizers", None) or []
     if not o and not m:
-        return "optimizers: none of Adam, RMSprop, Adagrad, SGD (TF1's or Keras') seen in either program", []
+        return ("optimizers: none of Adam, RMSprop, Adagrad, Adadelta, Ftrl, SGD (TF1's or Keras') seen in either "
+                "program"), []
     kinds_o, kinds_m = [s["kind"] for s in o], [s["kind"] for s in m]
     if len(o) != len(m):
         return (f"optimizers: not compared (the original applies {_kinds(kinds_o)}, the migrated program "

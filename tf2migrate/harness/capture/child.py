@@ -87,9 +87,10 @@ def _run_program(spec):
 
 
 def _prepare(spec, recorder):
-    from tf2migrate.harness.capture import (capture_estimator, capture_eval, capture_keras, capture_session,
-                                            capture_state, cluster, determinism, init_laws, legacy,
-                                            metric_kinds, program_state, versions)
+    from tf2migrate.harness.capture import (adam_rounding, capture_estimator, capture_eval, capture_keras,
+                                            capture_session, capture_state, cluster, determinism, init_laws,
+                                            legacy, metric_kinds, optimizer_settings, program_state,
+                                            versions)
 
     from tf2migrate.harness.capture.sources import read_sources
 
@@ -116,9 +117,12 @@ def _prepare(spec, recorder):
     capture_estimator.install_estimator(recorder, model_dir, aligner)
     capture_session.install_session(recorder, aligner)
     capture_keras.install(recorder, aligner, keras)
+    if spec.get("tf1_adam_rounding"):
+        adam_rounding.install(recorder, tf, keras)
     capture_state.install(recorder, keras)
     metric_kinds.install(recorder)
     program_state.install(recorder, tf)
+    optimizer_settings.install(recorder, tf, keras)
     if spec.get("nudge_gradients"):   # the drift twin (sensitivity.py): after the tape capture, which it wraps
         from tf2migrate.harness.capture.nudge import nudge_gradients
 

@@ -6,6 +6,7 @@ evaluate results. Each `check_*` returns (scope, causes): one line for the verdi
 the differences that make the pair DIVERGED.
 """
 from tf2migrate.harness.compare import compare, plain_state, sensitivity
+from tf2migrate.harness.compare.optimizer_settings import check_optimizers
 from tf2migrate.harness.compare.align import load_values
 from tf2migrate.harness.compare.compare import rel_diff
 from tf2migrate.harness.compare.eval_match import match, show_pair
@@ -149,8 +150,8 @@ def check_eval(original, migrated, rtol, atol):
 
 def compare_the_rest(result):
     """Everything besides the losses (issue 9): returns the differences found before training (initial
-    values, dropouts: they explain a loss divergence), those found after it (state, eval results: they
-    follow from one), and hints; fills `result.comparison.compared`, the scope of the proof that the reports
+    values, dropouts, optimizer hyper-parameters: they explain a loss divergence), those found after it
+    (state, eval results: they follow from one), and hints; fills `result.comparison.compared`, the scope of the proof that the reports
     print (`result`: report/result.VerifyResult)."""
     facts, c = result.facts, result.comparison
     o, m = result.sides.original, result.sides.migrated
@@ -166,7 +167,8 @@ def compare_the_rest(result):
                           f": the strict tolerance stands"))
     c.compared = [steps, f"variables: {c.alignment}"]
     before, after, hints = [], [], []
-    for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not facts.cluster.startswith("ps"))):
+    for scope, found in (check_initial(o, m), check_dropouts(o, m, shared_masks=not facts.cluster.startswith("ps")),
+                         check_optimizers(o, m)):
         c.compared.append(scope)
         before += found
     scope, hint = check_pipeline(o, m)

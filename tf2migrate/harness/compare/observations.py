@@ -36,6 +36,7 @@ class Observed:
     own_initial: str = ""     # .npz of the program's own step-0 values (before any alignment)
     final_state: str = ""     # .npz of its non-trainable layer state after training
     plain_state: str = ""     # .npz of its own tf.Variables outside Keras layers after training
+    optimizers: list = field(default_factory=list)     # hyper-parameters of each optimizer that applied gradients
 
     def to_json(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(Observed)}

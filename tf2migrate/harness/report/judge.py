@@ -39,13 +39,14 @@ def judge(result):
         return result
     o, m = sides.original.losses, sides.migrated.losses
     if facts.mode == "exact":
-        v = compare.exact(o, m, c.rtol, c.atol)
+        v = strict = compare.exact(o, m, c.rtol, c.atol)
         twin = sides.twin
         if twin is not None and twin.status == "ok" and len(twin.losses) == len(o):
             v = sensitivity.judge(o, twin.losses, m, c.rtol, c.atol, v)
     else:
         v = compare.statistical([r.losses for r in sides.original_runs], m, c.rtol, c.atol)
     before, after, hints = checks.compare_the_rest(result)
+    first = None
     c.verdict, c.reason = v.verdict, v.reason
     if v.verdict == compare.DIVERGED and facts.mode == "exact":
         hint = divergence_hint(o, m, v.first_diverged_step, facts.cluster)
@@ -55,6 +56,8 @@ def judge(result):
     elif v.verdict != compare.DIVERGED and before + after:
         c.verdict = compare.DIVERGED
         c.reason = "; ".join(before + after) + f" (the losses agree: {v.reason})"
+        if facts.mode == "exact" and strict.verdict == compare.DIVERGED:   # inside the drift envelope only:
+            first = strict.first_diverged_step   # where they part beyond the strict tolerance it shows
     if c.verdict == compare.DIVERGED and hints:
         c.reason += "; " + "; ".join(hints)
     if facts.accepted_fixes:
@@ -67,6 +70,6 @@ def judge(result):
     if sides.original.api_ambiguous:
         c.reason += " (the original's TF version is ambiguous: it ran with TF2 behaviour; " \
                     "`--original-api v1` runs it as TF 1.x did)"
-    c.first_diverged_step, c.details = v.first_diverged_step, v.details
+    c.first_diverged_step, c.details = first or v.first_diverged_step, v.details
     c.max_abs_diff, c.max_rel_diff = v.max_abs_diff, v.max_rel_diff
     return result

@@ -50,7 +50,7 @@ def run_pair(plan: PairPlan, workdir, namespace, recordings, progress) -> PairOb
                       on_progress=progress, netns=namespace.pid if namespace else None, cwd=plan.cwd)
         kept = recordings_lib.load(recordings, digest, init) if digest else None
         side_m = build_side("migrated", plan.migrated, "migrated", plan.topology, plan.facts_m, api="v2", init_in=init,
-                            abort_path=abort, python=plan.pythons["migrated"], **common)
+                            tf1_adam=plan.facts_o.tf1_adam, abort_path=abort, python=plan.pythons["migrated"], **common)
         if kept is not None:   # recorded once for the session: only the migrated program runs
             runs.original, (runs.migrated,) = kept, run_sides([side_m])
         else:

@@ -15,16 +15,18 @@ from tf2migrate.harness.running.runner import Side, Task
 
 def build_side(label, program, role, topology, facts, *, workdir, api, seed, max_steps, timeout,
                init_out=None, init_in=None, init_override=None, abort_path=None, abort_marker=None,
-               netns=None, on_progress=print, python=None, cwd=None, nudge_gradients=False):
+               netns=None, on_progress=print, python=None, cwd=None, nudge_gradients=False, tf1_adam=False):
     """`program`: a `program.Program` (script or module, its arguments and environment);
     `abort_path`: the original's failure marker this side waits on; `abort_marker`: the one it writes;
     `netns`: the PID of the holder of the network namespace every task of the run enters (netns.py);
     `python`: the interpreter of this side's processes (None: this one); `cwd`: their working directory;
-    `nudge_gradients`: every gradient slightly off (the drift twin of `sensitivity.py`)."""
+    `nudge_gradients`: every gradient slightly off (the drift twin of `sensitivity.py`);
+    `tf1_adam`: the original trains with TF1's AdamOptimizer, whose rounding Keras' Adam takes (adam_rounding.py)."""
     base = {"script": os.path.abspath(program.path), "module": program.module, "argv": list(program.args),
             "home": program.home, "sources": program.files(), "role": role, "api": api, "seed": seed,
             "max_steps": max_steps, "init_out": init_out, "init_in": init_in,
             "init_override": init_override, "abort_path": abort_path, "nudge_gradients": nudge_gradients,
+            "tf1_adam_rounding": role == "migrated" and tf1_adam,
             "wait_timeout": timeout, "netns": netns, "uses_estimator": role == "original" and facts.uses_estimator,
             # parameter servers run steps on remote workers: dropout masks cannot be shared there
             "share_masks": topology.kind != "ps"}

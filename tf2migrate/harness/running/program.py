@@ -61,7 +61,8 @@ def facts_of(sources):
         return topo_lib.source_facts("")
     return topo_lib.SourceFacts(strategies=set().union(*(f.strategies for f in facts)),
                                 starts_servers=any(f.starts_servers for f in facts),
-                                uses_estimator=any(f.uses_estimator for f in facts))
+                                uses_estimator=any(f.uses_estimator for f in facts),
+                                tf1_adam=any(f.tf1_adam for f in facts))
 
 
 def check_module(root, module, what):

@@ -51,6 +51,7 @@ class SourceFacts:
     strategies: set
     starts_servers: bool
     uses_estimator: bool
+    tf1_adam: bool = False   # TF1's AdamOptimizer (capture/adam_rounding.py)
 
 
 def _task_guarded(tree):
@@ -82,6 +83,7 @@ def source_facts(source):
         strategies={c for c in called if c.endswith("Strategy")},
         starts_servers="Server" in called,
         uses_estimator=any(n in names for n in ("Estimator", "estimator", "train_and_evaluate")),
+        tf1_adam="AdamOptimizer" in names,
     )
 
 

@@ -50,6 +50,8 @@ def input_views(files: dict, views: dict) -> dict:
             links[program] |= others - {program}
     out = dict(views)
     for path, others in links.items():
+        if WORD not in files[path] and not CALLS_ESTIMATOR.search(files[path]):
+            continue  # linked for its program's sake only (`_given`): no function here for the converter to change
         view = out.get(path)
         known = {n for n, _, _ in view.modules} if view is not None else set()
         more = tuple((names[o], o, files[o]) for o in sorted(others) if names[o] not in known)

@@ -4,8 +4,9 @@ A file whose package view holds other modules (`engine/package.py`) was read who
 its neighbours parsed and analysed again, only to find, in most such files, nothing to convert (tensor2tensor
 1.14.0: 20 files import `trainer_lib.py`, whose Estimator program is blocked). Every path of
 `EstimatorToKeras._convert` starts from an Estimator this file builds (`analyze.builds_estimator_in`, the
-converter's own `ast` test) or trains (`not_converted_report.report_foreign`'s calls, read wider here): a file
-that does neither is idle alone (a class of `tf.estimator` it does not build, `EstimatorSpec`, woke it:
+converter's own `ast` test) or trains one another module returns (`trained_imported`, which
+`not_converted_report.report_foreign` reports from): a file that does neither is idle alone (a class of
+`tf.estimator` it does not build, `EstimatorSpec`, woke it:
 tensor2tensor's `t2t_model.py`, 90 KB). A neighbour lets the converter act here in two more ways only, each
 tested here wider than the converter reads it:
 
@@ -26,7 +27,7 @@ import functools
 import re
 
 from tf2migrate.engine.ast_index import nodes
-from tf2migrate.engine.imports import ImportMap
+from tf2migrate.engine.imports import ImportMap, ast_dotted
 from tf2migrate.engine.package import imported_modules
 from tf2migrate.rules.idle import estimator_may_act
 
@@ -42,8 +43,8 @@ def may_act(tree, imports, text: str, package) -> bool:
     if tree is None:
         return True
     if package is None:  # `model_to_estimator` alone wakes it only with neighbours (rules/idle.py)
-        return estimator_may_act(tree, imports) and _acts_alone(tree, imports)
-    if _acts_alone(tree, imports):
+        return estimator_may_act(tree, imports) and _acts_alone(tree, imports, "_")
+    if _acts_alone(tree, imports, package.name or "_"):
         return True
     for name, _, other in package.modules:
         helpers = _helpers(other)
@@ -56,20 +57,41 @@ def may_act(tree, imports, text: str, package) -> bool:
     return False
 
 
-def _acts_alone(tree, imports) -> bool:
-    """Does this module build an Estimator (the converter's own test, asked only where a call of the namespaces
-    may be one: it imports the converter) or train one (any `.train(...)`, `.export_saved_model(...)` or
-    `train_and_evaluate(...)`: wider than `report_foreign`, which reads the first two on a plain name)?"""
-    for call in nodes(tree, ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in ("train", "export_saved_model") \
-                or imports.ast_canonical(func) == "tf.estimator.train_and_evaluate":
-            return True
+def _acts_alone(tree, imports, name: str) -> bool:
+    """Does this module (dotted `name`) build an Estimator (the converter's own test, asked only where a call of
+    the namespaces may be one: it imports the converter) or train one another module returns (`trained_imported`,
+    what `not_converted_report.report_foreign` reads: any `.train(...)` woke the converter on the library's own
+    test utilities, tensorflow_estimator's `linear_testing_utils_v1.py`, 0.4 s of LibCST for nothing)?"""
+    if trained_imported(tree, imports, name)[0]:
+        return True
     if not _calls_estimator(tree, imports, _BUILDERS):
         return False
     from tf2migrate.rules.estimator.program.analyze import builds_estimator_in
 
     return builds_estimator_in(tree, imports)
+
+
+def trained_imported(tree, imports, name: str):
+    """The `x = f(...)` assignments of a name this module (dotted `name`) trains (`x.train(...)`,
+    `x.export_saved_model(...)`, `train_and_evaluate(x, ...)`) where `f` is imported from a module not
+    TensorFlow's, and the imports (local name -> (module, attribute)): what `report_foreign` reports, the only
+    Estimator a module that builds none trains. Shared by both, so that the idle proof is the converter's read."""
+    trained = set()
+    for call in nodes(tree, ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and func.attr in ("train", "export_saved_model"):  # not evaluate/predict: Keras has them
+            trained.add(func.value.id)
+        elif call.args and isinstance(call.args[0], ast.Name) \
+                and imports.ast_canonical(func) == "tf.estimator.train_and_evaluate":
+            trained.add(call.args[0].id)
+    if not trained:
+        return [], {}
+    local = {local: found for local, found in imported_modules(tree, name, ordered=False).items()
+             if found[0].split(".")[0] not in ("tensorflow", "tensorflow_estimator")}
+    return [node for node in nodes(tree, ast.Assign)
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in trained
+            and isinstance(node.value, ast.Call) and ast_dotted(node.value.func).split(".")[0] in local], local
 
 
 def may_have_helpers(text: str) -> bool:
